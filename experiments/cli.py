@@ -1,0 +1,130 @@
+"""The ``menhir`` command line: a thin click skin over library functions (STYLE.md 9).
+
+Each command parses, calls one library function and prints. Errors a user can cause are raised
+as ``click.UsageError``/``MenhirError`` with one line naming the file or key, exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sim.core.params import ParamError, parse_assignments
+from sim.core.registry import GAME_MODULES, describe_param, get_game, make_setup
+
+
+class MenhirError(click.ClickException):
+    """A user error: one line on stderr, exit code 2, nothing half-written."""
+
+    exit_code = 2
+
+    def show(self, file=None):
+        click.echo(f"menhir: error: {self.format_message()}", err=True)
+
+
+def fail_on_user_error(func):
+    """Turn ParamError/SetupError/FileNotFoundError raised by the library into MenhirError."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ParamError as exc:
+            raise MenhirError(str(exc)) from None
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="menhir")
+def cli():
+    """menhir: Monte Carlo balance analysis for tabletop games."""
+
+
+@cli.command("games")
+def games_cmd():
+    """List the games: player counts, bots, roles and parameters with defaults."""
+    for game_id in GAME_MODULES:
+        g = get_game(game_id)
+        click.echo(f"{g.id}  ({g.title}, v{g.version})  players {g.min_players}-{g.max_players}")
+        click.echo(f"  bots: {', '.join(f'{b.name} ({b.description})' for b in g.bots)}")
+        for b in g.bots:
+            for p in b.params:
+                click.echo(f"    {b.name}:{describe_param(p)}")
+        if g.roles:
+            click.echo(f"  {g.role_label}s: {', '.join(g.roles)}")
+            click.echo(f"  {g.role_label} assignment: {', '.join(g.role_modes)}, or a list by seat")
+        click.echo(f"  end reasons: {', '.join(g.end_reasons)}")
+        click.echo("  parameters:")
+        for p in g.params:
+            click.echo(f"    {describe_param(p)}")
+
+
+@cli.command("play")
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: minimum).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game seed.")
+@click.option("--bots", "-b", default=None, help="Bot per seat, comma-separated (or one for all).")
+@click.option("--roles", default="random", show_default=True, help="random | draft | a,b,c.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a parameter.")
+@click.option("--trace/--no-trace", default=False, help="Print the readable game log.")
+@fail_on_user_error
+def play_cmd(game, players, seed, bots, roles, sets, trace):
+    """Play one game and print its final scores (with --trace, the whole log first)."""
+    from sim.core.batch import trace_game
+
+    if game not in GAME_MODULES:
+        raise MenhirError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
+    role_arg = roles if roles in ("random", "draft") else roles.split(",")
+    setup = make_setup(game, players, parse_assignments(sets), bots, role_arg)
+    lines, table = trace_game(setup, seed)
+    if trace:
+        for line in lines:
+            click.echo(line)
+    click.echo(f"{setup.game} {setup.players}p seed={seed}: {lines[-1] if lines else ''}")
+    for row in table.iter_rows(named=True):
+        extra = f" {row['role']}" if row["role"] else ""
+        extra += f" side {row['side']}" if row["side"] else ""
+        pts = " ".join(f"{k[4:]}={v}" for k, v in row.items() if k.startswith("pts_"))
+        click.echo(
+            f"seat {row['seat']} {row['strategy']}{extra}: score {row['score']} ({pts}) "
+            f"rank {row['rank']} win {row['win']:.3g}"
+        )
+
+
+@cli.command("bench")
+@click.option("--game", "games", multiple=True, help="Game id (default: every game).")
+@click.option("--jobs", type=int, default=None, help="Jobs for the parallel line (default: cores).")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per measurement.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write here.")
+@fail_on_user_error
+def bench_cmd(games, jobs, seconds, out):
+    """Throughput: games/s per game, bot level and job count; compile times; peak memory."""
+    from sim.core.bench import run_bench
+
+    for g in games:
+        get_game(g)
+    run_bench(list(games) or list(GAME_MODULES), jobs=jobs, seconds=seconds, out=out)
+
+
+def _register_optional_commands() -> None:
+    """Commands owned by other packages (runner, reports, ladder)."""
+    from experiments.run_cli import run_cmd
+    from reports.cli import report_cmd
+    from strategies.ladder_cli import ladder_cmd
+
+    for cmd in (run_cmd, report_cmd, ladder_cmd):
+        cli.add_command(cmd)
+
+
+_register_optional_commands()
+
+
+def main() -> None:
+    cli(prog_name="menhir")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
