@@ -1,0 +1,89 @@
+"""The command line through click's CliRunner: output and error paths (STYLE.md 9)."""
+
+import pytest
+from click.testing import CliRunner
+
+from experiments.cli import cli
+from sim.core.bench import games_per_second
+from sim.core.registry import GAME_MODULES, make_setup
+
+
+@pytest.fixture(scope="module")
+def runner():
+    return CliRunner()
+
+
+def test_games_lists_every_game_with_parameters(runner):
+    result = runner.invoke(cli, ["games"])
+    assert result.exit_code == 0, result.output
+    for game_id in GAME_MODULES:
+        assert game_id in result.output
+    assert "romans_in_play = 14/13/12/11 by players" in result.output
+    assert "fastest" in result.output and "greedy" in result.output
+
+
+def test_play_prints_scores_and_trace_is_deterministic(runner):
+    args = ["play", "celtic_trader", "--players", "3", "--seed", "7", "--trace"]
+    first = runner.invoke(cli, args)
+    second = runner.invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    assert first.output.count("seat ") >= 3 and "score" in first.output
+    other = runner.invoke(
+        cli, ["play", "celtic_trader", "--players", "3", "--seed", "8", "--trace"]
+    )
+    assert other.output != first.output
+
+
+def test_play_with_overrides_and_bots(runner):
+    result = runner.invoke(
+        cli,
+        [
+            "play",
+            "celtic_trader",
+            "-p",
+            "2",
+            "--bots",
+            "greedy,random",
+            "--set",
+            "romans_in_play=11",
+            "--set",
+            "turn_limit=5",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "seat 0 greedy" in result.output and "seat 1 random" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["play", "celtic_trader", "--players", "6"], "players = 6 is not allowed"),
+        (["play", "celtic_trader", "--players", "1"], "2 to 5"),
+        (["play", "celtic_trader", "--set", "romans=3"], "unknown parameter 'romans'"),
+        (["play", "celtic_trader", "--set", "romans_in_play=40"], "'romans_in_play' = 40"),
+        (["play", "celtic_trader", "--set", "romans_in_play"], "KEY=VALUE"),
+        (["play", "celtic_trader", "--bots", "genius"], "unknown bot 'genius'"),
+        (["play", "celtic_trader", "--roles", "boss,fastest"], "unknown role 'boss'"),
+        (["play", "chess"], "unknown game 'chess'"),
+        (["bench", "--game", "chess"], "unknown game 'chess'"),
+    ],
+)
+def test_user_errors_are_one_line_exit_2(runner, args, fragment):
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_bench_rate_measurement_runs(fake_game_cli):
+    setup = make_setup("fake_dice", 2)
+    games, elapsed = games_per_second(setup, 0.05)
+    assert games >= 16 and elapsed >= 0.05
+
+
+@pytest.fixture
+def fake_game_cli(monkeypatch):
+    from sim.core import registry
+
+    monkeypatch.setitem(registry.GAME_MODULES, "fake_dice", "tests.core.fake_game")
