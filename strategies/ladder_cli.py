@@ -1,10 +1,57 @@
-"""`menhir ladder`: placeholder until the search bot and ladder land (issue: bot levels)."""
+"""`menhir ladder`: a thin click skin over :func:`strategies.ladder.run_ladder`."""
+
+from __future__ import annotations
+
+import time
 
 import click
 
 
 @click.command("ladder")
 @click.argument("game")
-def ladder_cmd(game):
-    """Bot levels against each other (NOT IMPLEMENTED YET)."""
-    raise click.ClickException("menhir ladder is not implemented yet")
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: 2).")
+@click.option(
+    "--games", "-n", type=int, default=200, show_default=True, help="Games per pair of levels."
+)
+@click.option(
+    "--bots",
+    "-b",
+    default=None,
+    help="Levels, weakest first, comma-separated (default: the game's levels), "
+    "e.g. random,greedy,search:rollouts=64.",
+)
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Root seed.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Parallel processes.")
+def ladder_cmd(game, players, games, bots, seed, jobs):
+    """Bot levels against each other: win shares (95% Wilson) and Elo ratings.
+
+    Every pair of levels plays GAMES games, seats rotated over every arrangement of the pair,
+    on the same deals.
+    """
+    from experiments.cli import MenhirError
+    from sim.core.params import ParamError
+    from strategies.ladder import format_ladder, levels_ordered, run_ladder
+
+    if games < 1:
+        raise MenhirError(f"--games = {games} is not allowed: an integer >= 1")
+    if jobs < 1:
+        raise MenhirError(f"--jobs = {jobs} is not allowed: an integer >= 1")
+    levels = None if bots is None else bots.split(",")
+    start = time.perf_counter()
+    try:
+        table = run_ladder(game, players, games, levels, seed=seed, jobs=jobs, progress=True)
+    except ParamError as exc:
+        raise MenhirError(str(exc)) from None
+    elapsed = time.perf_counter() - start
+    first = table.row(0, named=True)
+    click.echo(
+        f"{game} {first['players']}p ladder: {first['games']} games per pair, seats rotated, "
+        f"seed {seed} ({elapsed:.1f} s)"
+    )
+    for line in format_ladder(table):
+        click.echo(line)
+    ordered = levels_ordered(table)
+    click.echo(
+        "levels ordered: "
+        + ("yes" if ordered else "NO (a level is not rated above the one before it)")
+    )

@@ -1,0 +1,99 @@
+"""The compiled chunk loop of Celtic Trader and its Python wrapper ``play(setup, seeds)``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from sim.core.results import ChunkResult
+from sim.core.rng import seed_streams
+from sim.games.celtic_trader.params import compile_data
+from sim.games.celtic_trader.rules import current_player, init_state, is_over, role_bonus, step
+from sim.games.celtic_trader.state import (
+    BUF_LEN,
+    P_ROLE,
+    P_VP,
+    PLAYERS,
+    PW,
+    REASON,
+    ROLES_DRAFT,
+    ROLES_FIXED,
+    ROLES_RANDOM,
+    ROUND,
+    STATE_LEN,
+    TURNS,
+)
+from strategies.celtic_trader import choose_action
+
+
+@njit(cache=True)
+def write_results(state, data, g, rounds, turns, end_reason, score, components, role):
+    """Row ``g`` of the result arrays from a finished state."""
+    rounds[g] = state[ROUND]
+    turns[g] = state[TURNS]
+    end_reason[g] = state[REASON]
+    for seat in range(score.shape[1]):
+        pb = PLAYERS + seat * PW
+        vp = state[pb + P_VP]
+        bonus = role_bonus(state, data, seat)
+        components[g, seat, 0] = vp
+        components[g, seat, 1] = bonus
+        score[g, seat] = vp + bonus
+        role[g, seat] = state[pb + P_ROLE]
+
+
+@njit(cache=True)
+def _play_kernel(
+    data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
+    rounds, turns, end_reason, score, components, role,
+):  # fmt: skip
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a = np.zeros(STATE_LEN, np.int32)
+    b = np.zeros(STATE_LEN, np.int32)
+    buf = np.zeros(BUF_LEN, np.int32)
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_action(
+                a, data, seat, bot_codes[seat], bot_params[seat], streams[1 + seat], buf
+            )
+            step(a, act, data, streams[0], b)
+            a, b = b, a
+        write_results(a, data, g, rounds, turns, end_reason, score, components, role)
+
+
+@lru_cache(maxsize=64)
+def _data_for(items: tuple):
+    return compile_data(dict(items))
+
+
+def data_for(params) -> tuple:
+    """Compiled data of a resolved parameter mapping (cached per distinct variant)."""
+    return _data_for(tuple(sorted(params.items())))
+
+
+def role_mode_of(setup) -> tuple[int, np.ndarray]:
+    """(role_mode, fixed_roles) kernel arguments of a setup."""
+    if isinstance(setup.roles, str):
+        mode = ROLES_DRAFT if setup.roles == "draft" else ROLES_RANDOM
+        return mode, np.zeros(setup.players, np.int64)
+    return ROLES_FIXED, setup.role_ids()
+
+
+def play(setup, seeds) -> ChunkResult:
+    """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
+    data = data_for(setup.params)
+    codes, values = setup.bot_arrays()
+    mode, fixed = role_mode_of(setup)
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    res = ChunkResult.empty(seeds.shape[0], setup.players, 2)
+    res.role[:] = -1
+    _play_kernel(
+        data, setup.players, mode, fixed, codes, values, seeds,
+        res.rounds, res.turns, res.end_reason, res.score, res.components, res.role,
+    )  # fmt: skip
+    return res

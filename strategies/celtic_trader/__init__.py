@@ -1,0 +1,32 @@
+"""Celtic Trader bots, dispatched by integer code inside the compiled loop.
+
+Codes: 0 ``random`` (uniform over legal actions), 1 ``greedy`` (strategies/celtic_trader/
+greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`).
+"""
+
+from numba import njit
+
+from sim.core.rng import randint
+from sim.games.celtic_trader.rules import legal_actions
+from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
+from strategies.celtic_trader.greedy import greedy_action
+
+RANDOM_CODE = 0
+GREEDY_CODE = 1
+
+__all__ = ["GREEDY_DECL", "RANDOM_DECL", "choose_action", "greedy_action", "random_action"]
+
+
+@njit(cache=True)
+def random_action(state, data, rng, buf):
+    """Uniform over the legal actions."""
+    n = legal_actions(state, data, buf)
+    return buf[randint(rng, n)]
+
+
+@njit(cache=True)
+def choose_action(state, data, seat, code, params, rng, buf):
+    """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
+    if code == GREEDY_CODE:
+        return greedy_action(state, data, seat, params, rng, buf)
+    return random_action(state, data, rng, buf)

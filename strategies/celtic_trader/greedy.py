@@ -1,0 +1,681 @@
+"""The Celtic Trader greedy bot: plans each movement once, from Roman-aware shortest paths.
+
+At the first movement decision of a turn it runs one 0-1 breadth-first search from its section
+(Roman sections end a path: they can be reached but not crossed), scores every goal (deliver
+the carried tokens at a Celtic bastion, fetch a token, visit the Stone Circle) as
+value / (1 + turns to get there), and writes the path to the best goal into a small plan memory
+in the tail of its action buffer. Later movement actions of the turn are read from that plan;
+the plan is keyed on (turn, seat, actions taken, position, MP, tokens carried), so a stale or
+foreign buffer (a search bot's scratch buffer) is never trusted. Token draws, upgrades, claims
+and deliveries are decided by short rules that favour its own role card.
+
+The numeric weights are bot parameters (``greedy:claim_weight=0.8``), read from ``params`` in
+declared order; the bot uses no randomness of its own.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.games.celtic_trader.params import (
+    FAR,
+    K_ARM,
+    MAX_DEG,
+    MAX_SEC,
+    N_BAST,
+    N_CAPS,
+    N_LEVELS,
+    N_RES,
+    O_ADJ,
+    O_ADJ_COST,
+    O_BAST_ARMS,
+    O_BAST_HUB,
+    O_BAST_NARMS,
+    O_COL_VALUE,
+    O_DEG,
+    O_DIST,
+    O_MOVE_VAL,
+    O_NEXT_HOP,
+    O_ROLE_BONUS,
+    O_ROLE_RP_VP,
+    O_ROLE_START,
+    O_RULES,
+    O_SEC_BAST,
+    O_SEC_KIND,
+    O_SEC_SPOTS,
+    O_SPOT_RES,
+    O_SPOT_SEC,
+    O_TRADE_VAL,
+    O_UPG_COST,
+    R_NSEC,
+    R_NSPOT,
+    R_RAISE_ANY,
+    R_ROLES_IN_PLAY,
+    R_SC,
+    R_SUPPLY,
+)
+from sim.games.celtic_trader.rules import capacity, has_roman_spot
+from sim.games.celtic_trader.state import (
+    A_BAST,
+    A_CLAIM,
+    A_DELIVER,
+    A_ORDER,
+    A_PASS,
+    A_ROLE,
+    A_SEC,
+    A_SPOT,
+    A_UPGRADE,
+    ACTS,
+    BUF_LEN,
+    CONQ,
+    DELIVERED,
+    DEMAND,
+    MAX_ACTIONS,
+    MOVE_ENDED,
+    MP,
+    N_CONQ,
+    N_PENDING,
+    P_CARRIED,
+    P_MOVE,
+    P_NCARRY,
+    P_POS,
+    P_ROLE,
+    P_RP,
+    P_TRADE,
+    PENDING,
+    PH_CLAIM,
+    PH_DELIVER,
+    PH_MOVE,
+    PH_ORDER,
+    PH_ORDERS,
+    PH_RAISE,
+    PH_RELOCATE,
+    PH_ROLE,
+    PH_ROMAN,
+    PH_ROMANISE,
+    PH_SPOT,
+    PH_START,
+    PH_UPGRADE,
+    PHASE,
+    PICKS,
+    PLAN_LEN,
+    PLAYERS,
+    PW,
+    ROMAN,
+    SPOT,
+    SUPPLY,
+    TAKEN,
+    TOKEN,
+    TURNS,
+)
+from strategies.celtic_trader.decl import (
+    G_CLAIM,
+    G_END_CLAIM,
+    G_ENDGAME,
+    G_MIN_TOKEN,
+    G_PICKUP,
+    G_U_CARRY,
+    G_U_MOVE,
+    G_U_TRADE,
+    GREEDY_PARAMS,
+)
+
+# plan memory layout, in buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]
+PL_MAGIC, PL_TURNS, PL_SEAT, PL_ACTS, PL_POS, PL_MP, PL_NCARRY = range(7)
+PL_KIND, PL_TARGET, PL_N, PL_IDX = 7, 8, 9, 10
+PL_PATH = 16
+MAGIC = 0x5EED7C1
+# scratch (BFS) after the plan
+SC_DIST = MAX_ACTIONS + PLAN_LEN
+SC_PAR = SC_DIST + MAX_SEC
+SC_Q = SC_PAR + MAX_SEC
+Q_LEN = 8 * MAX_SEC
+assert SC_Q + Q_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"
+
+GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _bfs(state, data, src, dist, par, q):
+    """0-1 BFS from ``src``: sections holding a Roman are reached but never crossed."""
+    n = data[O_RULES + R_NSEC]
+    for i in range(n):
+        dist[i] = FAR
+        par[i] = -1
+    dist[src] = 0
+    half = Q_LEN // 2
+    head = half
+    tail = half
+    q[tail] = src
+    tail += 1
+    while head < tail:
+        u = q[head]
+        head += 1
+        if u != src and state[ROMAN + u]:
+            continue
+        du = dist[u]
+        for k in range(data[O_DEG + u]):
+            v = data[O_ADJ + u * MAX_DEG + k]
+            c = data[O_ADJ_COST + u * MAX_DEG + k]
+            if du + c < dist[v]:
+                dist[v] = du + c
+                par[v] = u
+                if c == 0 and head > 0:
+                    head -= 1
+                    q[head] = v
+                elif tail < Q_LEN:
+                    q[tail] = v
+                    tail += 1
+
+
+@njit(cache=True)
+def _turns(d, mp, move):
+    """Turns before arriving ``d`` MP away with ``mp`` left now and ``move`` per turn."""
+    if d <= mp:
+        return 0
+    return 1 + (d - mp + move - 1) // move
+
+
+@njit(cache=True)
+def _progress(state, data):
+    """0..1: how close the game looks to its end (bastions Romanised, supply spent)."""
+    a = state[N_CONQ] / N_BAST
+    b = 1.0 - state[SUPPLY] / max(1.0, float(data[O_RULES + R_SUPPLY]))
+    return max(a, b)
+
+
+@njit(cache=True)
+def _token_value(state, data, seat, sec, r, move):
+    """Expected RP of a token of type ``r`` picked up on ``sec``: the best Celtic bastion's pay,
+    discounted by the turns needed to carry it there."""
+    pb = PLAYERS + seat * PW
+    trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
+    best = 0.0
+    for b in range(N_BAST):
+        if state[CONQ + b]:
+            continue
+        v = data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])] + trade
+        d = data[O_DIST + sec * MAX_SEC + (data[O_BAST_HUB + b])]
+        val = v / (1.0 + (d + move - 1) // move)
+        if val > best:
+            best = val
+    return best
+
+
+@njit(cache=True)
+def _sc_value(state, data, seat, params):
+    """Value of ending this turn on the Stone Circle: good upgrades, then RP claimed as VP."""
+    pb = PLAYERS + seat * PW
+    rp = state[pb + P_RP]
+    total = 0.0
+    # what greedy would buy, in order (levels bought virtually)
+    lv0 = state[pb + P_MOVE]
+    lv1 = state[pb + P_MOVE + 1]
+    lv2 = state[pb + P_MOVE + 2]
+    for _ in range(12):
+        best = -1
+        best_net = 0.0
+        for c in range(3):
+            lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
+            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > rp:
+                continue
+            net = _virtual_net(state, data, seat, c, lvl, params)
+            if net > best_net:
+                best_net = net
+                best = c
+        if best < 0:
+            break
+        lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
+        rp -= data[O_UPG_COST + (lvl + 1)]
+        total += best_net + data[O_UPG_COST + (lvl + 1)] * _claim_weight(state, data, seat, params)
+        if best == 0:
+            lv0 += 1
+        elif best == 1:
+            lv1 += 1
+        else:
+            lv2 += 1
+    return total + rp * _claim_weight(state, data, seat, params)
+
+
+@njit(cache=True)
+def _virtual_net(state, data, seat, c, lvl, params):
+    pb = PLAYERS + seat * PW
+    role = state[pb + P_ROLE]
+    inc = 0.0
+    if role >= 0:
+        inc = (
+            data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + (lvl + 1)]
+            - data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + lvl]
+        )
+    left = 1.0 - _progress(state, data)
+    if c == 0:
+        util = params[G_U_MOVE]
+    elif c == 1:
+        util = params[G_U_TRADE] * (data[O_TRADE_VAL + (lvl + 1)] - data[O_TRADE_VAL + lvl])
+    else:
+        util = params[G_U_CARRY]
+    return inc + util * left * left - data[O_UPG_COST + (lvl + 1)]
+
+
+@njit(cache=True)
+def _claim_weight(state, data, seat, params):
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
+        return 0.0  # the Trusted's RP already count
+    if _progress(state, data) >= params[G_ENDGAME]:
+        return params[G_END_CLAIM]
+    return params[G_CLAIM]
+
+
+@njit(cache=True)
+def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
+    """(kind, target, score) of the best goal from ``pos``; BFS into the scratch if ``bfs``."""
+    dist = buf[SC_DIST : SC_DIST + MAX_SEC]
+    par = buf[SC_PAR : SC_PAR + MAX_SEC]
+    if bfs:
+        _bfs(state, data, pos, dist, par, buf[SC_Q : SC_Q + Q_LEN])
+    pb = PLAYERS + seat * PW
+    move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
+    if ended:
+        mp = 0
+    trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
+    x_max, _ = capacity(state, data, seat)
+    best_kind = GOAL_NONE
+    best_target = -1
+    best_score = 0.0
+    # deliver what is carried
+    if ncarry > 0:
+        for b in range(N_BAST):
+            if state[CONQ + b]:
+                continue
+            hub = data[O_BAST_HUB + b]
+            d = dist[hub]
+            if d >= FAR:
+                d = data[O_DIST + pos * MAX_SEC + hub] + move
+            gain = 0.0
+            for r in range(N_RES):
+                k = state[pb + P_CARRIED + r]
+                if k > 0:
+                    gain += k * (data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])] + trade)
+            score = gain / (1.0 + _turns(d, mp, move))
+            if score > best_score:
+                best_score = score
+                best_kind = GOAL_DELIVER
+                best_target = hub
+    # fetch a token
+    if ncarry < x_max:
+        for sp in range(data[O_RULES + R_NSPOT]):
+            if state[SPOT + sp] == 0:
+                continue
+            sec = data[O_SPOT_SEC + sp]
+            d = dist[sec]
+            if d >= FAR or state[ROMAN + sec] and sec != pos:
+                continue
+            if ended and sec != pos:
+                continue
+            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], move)
+            score = params[G_PICKUP] * v / (1.0 + _turns(d, mp, move))
+            if score > best_score:
+                best_score = score
+                best_kind = GOAL_PICK
+                best_target = sp
+    # the Stone Circle
+    sc = data[O_RULES + R_SC]
+    if state[pb + P_RP] > 0:
+        d = dist[sc]
+        if d >= FAR:
+            d = data[O_DIST + pos * MAX_SEC + sc] + move
+        score = _sc_value(state, data, seat, params) / (1.0 + _turns(d, mp, move))
+        if score > best_score:
+            best_score = score
+            best_kind = GOAL_SC
+            best_target = sc
+    return best_kind, best_target, best_score
+
+
+@njit(cache=True)
+def _plan_move(state, data, seat, params, buf):
+    """Choose the turn's goal and write the path toward it into the plan memory."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    mp = state[MP]
+    ended = state[MOVE_ENDED]
+    kind, target, _ = _best_goal(
+        state, data, seat, pos, mp, ended, state[pb + P_NCARRY], params, buf, True
+    )
+    plan = buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]
+    plan[PL_KIND] = kind
+    plan[PL_TARGET] = target
+    plan[PL_N] = 0
+    plan[PL_IDX] = 0
+    if kind != GOAL_NONE and not ended:
+        goal = target if kind != GOAL_PICK else data[O_SPOT_SEC + target]
+        dist = buf[SC_DIST : SC_DIST + MAX_SEC]
+        par = buf[SC_PAR : SC_PAR + MAX_SEC]
+        n = 0
+        if dist[goal] < FAR:
+            # walk back from the goal, then keep the prefix affordable this turn
+            node = goal
+            tmp = buf[SC_Q : SC_Q + MAX_SEC]
+            while node != pos and node >= 0 and n < MAX_SEC:
+                tmp[n] = node
+                n += 1
+                node = par[node]
+            m = 0
+            used = 0
+            for i in range(n - 1, -1, -1):
+                nxt = tmp[i]
+                prev = pos if m == 0 else plan[PL_PATH + m - 1]
+                c = data[O_DIST + prev * MAX_SEC + nxt]
+                if used + c > mp or m >= PLAN_LEN - PL_PATH:
+                    break
+                used += c
+                plan[PL_PATH + m] = nxt
+                m += 1
+            n = m
+        else:
+            # no Roman-free path: follow the static shortest path (may stop on a Roman)
+            node = pos
+            used = 0
+            while node != goal and n < PLAN_LEN - PL_PATH:
+                nxt = data[O_NEXT_HOP + node * MAX_SEC + goal]
+                if nxt < 0:
+                    break
+                c = data[O_DIST + node * MAX_SEC + nxt]
+                if used + c > mp:
+                    break
+                used += c
+                plan[PL_PATH + n] = nxt
+                n += 1
+                node = nxt
+                if state[ROMAN + nxt]:
+                    break
+        plan[PL_N] = n
+    plan[PL_MAGIC] = MAGIC
+    plan[PL_TURNS] = state[TURNS]
+    plan[PL_SEAT] = seat
+
+
+@njit(cache=True)
+def _plan_valid(state, seat, plan):
+    pb = PLAYERS + seat * PW
+    return (
+        plan[PL_MAGIC] == MAGIC
+        and plan[PL_TURNS] == state[TURNS]
+        and plan[PL_SEAT] == seat
+        and plan[PL_ACTS] == state[ACTS]
+        and plan[PL_POS] == state[pb + P_POS]
+        and plan[PL_MP] == state[MP]
+        and plan[PL_NCARRY] == state[pb + P_NCARRY]
+    )
+
+
+@njit(cache=True)
+def _expect(state, plan, pos, mp, ncarry):
+    plan[PL_ACTS] = state[ACTS] + 1
+    plan[PL_POS] = pos
+    plan[PL_MP] = mp
+    plan[PL_NCARRY] = ncarry
+
+
+@njit(cache=True)
+def _pick_here(state, data, seat, params, want_spot, strict):
+    """A spot on the current section worth picking up now, or -1."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] >= x_max:
+        return -1
+    move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
+    best = -1
+    best_v = params[G_MIN_TOKEN] if strict else -1.0
+    for j in range(2):
+        sp = data[O_SEC_SPOTS + pos * 2 + j]
+        if sp < 0 or state[SPOT + sp] == 0:
+            continue
+        if sp == want_spot:
+            return sp
+        v = _token_value(state, data, seat, pos, data[O_SPOT_RES + sp], move)
+        if v >= best_v:
+            best_v = v
+            best = sp
+    return best
+
+
+@njit(cache=True)
+def _move_action(state, data, seat, params, buf):
+    """Next movement action from the plan (planning once per turn, and after a free pick-up
+    reached the goal)."""
+    plan = buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]
+    pb = PLAYERS + seat * PW
+    if not _plan_valid(state, seat, plan):
+        _plan_move(state, data, seat, params, buf)
+    pos = state[pb + P_POS]
+    ncarry = state[pb + P_NCARRY]
+    _, y_free = capacity(state, data, seat)
+    kind = plan[PL_KIND]
+    idx = plan[PL_IDX]
+    n = plan[PL_N]
+    ended = state[MOVE_ENDED]
+    if idx < n and not ended:
+        # a free pick-up on the way (it does not end the movement)
+        if state[PICKS] < y_free and kind != GOAL_PICK:
+            sp = _pick_here(state, data, seat, params, -1, True)
+            if sp >= 0:
+                _expect(state, plan, pos, state[MP], ncarry + 1)
+                return A_SPOT + sp
+        nxt = plan[PL_PATH + idx]
+        c = data[O_DIST + pos * MAX_SEC + nxt]
+        plan[PL_IDX] = idx + 1
+        _expect(state, plan, nxt, state[MP] - c, ncarry)
+        return A_SEC + nxt
+    # at the end of the path
+    want = plan[PL_TARGET] if kind == GOAL_PICK else -1
+    strict = kind != GOAL_PICK
+    sp = _pick_here(state, data, seat, params, want, strict)
+    if sp >= 0:
+        x_max, _ = capacity(state, data, seat)
+        if kind == GOAL_PICK or kind == GOAL_NONE or ncarry + 1 < x_max:  # noqa: SIM109
+            if kind == GOAL_PICK and sp == want and state[PICKS] < y_free and state[MP] > 0:
+                plan[PL_MAGIC] = 0  # free pick-up at the goal: plan again afterwards
+            else:
+                _expect(state, plan, pos, state[MP], ncarry + 1)
+                plan[PL_KIND] = GOAL_NONE
+            return A_SPOT + sp
+    return A_PASS
+
+
+@njit(cache=True)
+def _roman_spot_choice(state, data, seat, exclude, far):
+    """An empty Roman spot far from (``far``) or near the seat that completes no conquest."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    best = -1
+    best_key = -1e9
+    for sec in range(data[O_RULES + R_NSEC]):
+        if sec == exclude or state[ROMAN + sec] or not has_roman_spot(state, data, sec):
+            continue
+        key = 0.0
+        if pos >= 0:
+            key = (
+                float(data[O_DIST + pos * MAX_SEC + sec])
+                if far
+                else -float(data[O_DIST + pos * MAX_SEC + sec])
+            )
+        if _completes_conquest(state, data, sec):
+            key -= 1000.0
+        if key > best_key:
+            best_key = key
+            best = sec
+    return best
+
+
+@njit(cache=True)
+def _completes_conquest(state, data, sec):
+    b = data[O_SEC_BAST + sec]
+    if b < 0 or state[CONQ + b] or data[O_SEC_KIND + sec] != K_ARM:
+        return False
+    for j in range(data[O_BAST_NARMS + b]):
+        a = data[O_BAST_ARMS + b * 3 + j]
+        if a != sec and state[ROMAN + a] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _order_choice(state):
+    """Resolve resources first, then Romans, Romanisation, orders, and the cycle last."""
+    best = 0
+    best_p = -1
+    for i in range(state[N_PENDING]):
+        k = state[PENDING + i]
+        if k < N_RES:
+            p = 5
+        elif k == 6:
+            p = 4
+        elif k == 9:
+            p = 3
+        elif k == 8:
+            p = 2
+        else:
+            p = 1
+        if p > best_p:
+            best_p = p
+            best = i
+    return A_ORDER + best
+
+
+@njit(cache=True)
+def _start_choice(state, data, seat, params, buf):
+    pb = PLAYERS + seat * PW
+    role = state[pb + P_ROLE]
+    move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
+    best = data[O_ROLE_START + role * 3 + 0]
+    best_score = -1e18
+    for j in range(3):
+        sec = data[O_ROLE_START + role * 3 + j]
+        if state[ROMAN + sec]:
+            score = -1e9  # a Roman there ends the first turn at once
+        else:
+            _, _, score = _best_goal(state, data, seat, sec, move, 0, 0, params, buf, True)
+        if score > best_score:
+            best_score = score
+            best = sec
+    return A_SEC + best
+
+
+@njit(cache=True)
+def _role_choice(state, data):
+    """Open draft: the role with the largest bonus table (the Trusted valued at 40)."""
+    best = -1
+    best_v = -1
+    for r in range(data[O_RULES + R_ROLES_IN_PLAY]):
+        if state[TAKEN + r]:
+            continue
+        v = 40 if data[O_ROLE_RP_VP + r] > 0 else 0
+        for c in range(3):
+            v += data[O_ROLE_BONUS + r * N_CAPS * N_LEVELS + c * N_LEVELS + 4]
+        if v > best_v:
+            best_v = v
+            best = r
+    return A_ROLE + best
+
+
+@njit(cache=True)
+def greedy_action(state, data, seat, params, rng, buf):
+    """The greedy bot's action (``buf``: int32, state.BUF_LEN; ``params``: GREEDY_PARAMS)."""
+    ph = state[PHASE]
+    pb = PLAYERS + seat * PW
+    if ph == PH_MOVE:
+        return _move_action(state, data, seat, params, buf)
+    if ph == PH_DELIVER:
+        for r in range(N_RES):
+            k = state[pb + P_CARRIED + r]
+            if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
+                return A_DELIVER + r * 3 + k - 1
+        return A_PASS
+    if ph == PH_UPGRADE:
+        best = -1
+        best_net = 0.0
+        for c in range(3):
+            lvl = state[pb + P_MOVE + c]
+            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > state[pb + P_RP]:
+                continue
+            net = _virtual_net(state, data, seat, c, lvl, params)
+            if net > best_net:
+                best_net = net
+                best = c
+        if best < 0:
+            return A_PASS
+        return A_UPGRADE + best
+    if ph == PH_CLAIM:
+        role = state[pb + P_ROLE]
+        if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
+            return A_PASS
+        return A_CLAIM + state[pb + P_RP]
+    if ph == PH_ORDER:
+        return _order_choice(state)
+    pos = state[pb + P_POS]
+    if ph == PH_SPOT:
+        r = state[TOKEN]
+        best = -1
+        best_d = 1 << 30
+        for sp in range(data[O_RULES + R_NSPOT]):
+            if data[O_SPOT_RES + sp] == r and state[SPOT + sp] == 0:
+                d = 0 if pos < 0 else data[O_DIST + pos * MAX_SEC + (data[O_SPOT_SEC + sp])]
+                if d < best_d:
+                    best_d = d
+                    best = sp
+        return A_SPOT + best
+    if ph == PH_RAISE:
+        r = state[TOKEN]
+        best = -1
+        best_key = -1e18
+        for b in range(N_BAST):
+            if state[CONQ + b]:
+                continue
+            if state[DEMAND + b * N_RES + r] >= 4 and data[O_RULES + R_RAISE_ANY] == 0:
+                continue
+            key = 0.0
+            if pos >= 0:
+                key = -float(data[O_DIST + pos * MAX_SEC + (data[O_BAST_HUB + b])])
+            key += 10.0 * state[pb + P_CARRIED + r]
+            if key > best_key:
+                best_key = key
+                best = b
+        return A_BAST + best
+    if ph == PH_ROMAN:
+        return A_SEC + _roman_spot_choice(state, data, seat, -1, True)
+    if ph == PH_RELOCATE:
+        sec = _roman_spot_choice(state, data, seat, pos, True)
+        if sec < 0 or _completes_conquest(state, data, sec):
+            return A_PASS
+        return A_SEC + sec
+    if ph == PH_ORDERS:
+        best = -1
+        best_d = 1 << 30
+        for sec in range(data[O_RULES + R_NSEC]):
+            if state[ROMAN + sec]:
+                d = 0 if pos < 0 else data[O_DIST + pos * MAX_SEC + sec]
+                if d < best_d:
+                    best_d = d
+                    best = sec
+        return A_SEC + best
+    if ph == PH_ROMANISE:
+        best = -1
+        best_d = -1
+        for b in range(N_BAST):
+            if state[CONQ + b] == 0:
+                d = 0 if pos < 0 else data[O_DIST + pos * MAX_SEC + (data[O_BAST_HUB + b])]
+                if d > best_d:
+                    best_d = d
+                    best = b
+        return A_BAST + best
+    if ph == PH_START:
+        return _start_choice(state, data, seat, params, buf)
+    if ph == PH_ROLE:
+        return _role_choice(state, data)
+    return A_PASS
+
+
+def greedy_defaults() -> np.ndarray:
+    """The default greedy parameter row (float64), for tests and scripts."""
+    return np.array([p.default for p in GREEDY_PARAMS], np.float64)

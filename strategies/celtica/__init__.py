@@ -1,0 +1,401 @@
+"""Celtica bots: random (code 0), greedy (code 1); code 2 is left for the search bot.
+
+Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> action`` and reads
+only what ``seat`` may know: its own Druid and XP hands, and the public board (druid positions,
+the display, every player's fragments, hand sizes, the discards and the size of every pile).
+
+Greedy values a fragment collection by its amulet layers (rules/celtica.md §6): a player with
+``c_t`` fragments of type ``t`` has amulets of sizes ``s_j = #{t : c_t >= j}``, and greedy
+scores ``sum_j s_j ** 2`` plus ``complete_bonus`` per complete amulet. A fragment is worth the
+most when it is missing from the fullest amulet still lacking it, and a ruin costs least when it
+takes duplicates. It weighs a ruin's losses against the XP card it pays, charges each card
+played, and at a sacred place draws while other players still hold cards; when nobody else does
+(so its next move comes at once, the «C.» example) it draws only if the expected best move with
+the unknown card beats declining.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.params import Param, ParamSet
+from sim.core.registry import BotDecl
+from sim.core.rng import randint
+from sim.games.celtica.params import (
+    G_CARDS,
+    G_DRUIDS,
+    G_FINISH,
+    G_MAX_DIG,
+    G_MAX_RUIN,
+    G_OVERSHOOT_FORBID,
+    G_RUIN_XP,
+    G_SACRED_DRAW,
+    G_SWAP_PRICE,
+    G_TAKE_PRICE,
+    G_TYPES,
+    G_XP_NEEDS_DRUID,
+)
+from sim.games.celtica.rules import hand_count, legal_actions
+from sim.games.celtica.state import (
+    A_DECLINE,
+    A_DRAW,
+    A_PASS,
+    A_RETURN,
+    A_TAKE,
+    A_XDONE,
+    A_XSWAP,
+    A_XTAKE,
+    DISCARD,
+    DISCARD_N,
+    DISPLAY,
+    FRAG,
+    HAND,
+    K_DIG,
+    K_RUIN,
+    K_SACRED,
+    MAX_LAYERS,
+    MAX_TYPES,
+    N_COLOURS,
+    NP,
+    PH_DIG,
+    PH_EXCHANGE,
+    PH_RUIN,
+    PH_SACRED,
+    PHASE,
+    PILE_N,
+    POS,
+    XP,
+    XP_DISCARD_N,
+    XP_PILE_N,
+)
+
+RANDOM_CODE, GREEDY_CODE = 0, 1
+
+GREEDY_PARAMS = ParamSet(
+    (
+        Param(
+            "complete_bonus",
+            "float",
+            10.0,
+            "value of completing an amulet, on top of its layer value",
+            low=0.0,
+            high=1000.0,
+        ),
+        Param("xp_gain", "float", 6.0, "value of an XP card drawn at a ruin", low=0.0, high=1000.0),
+        Param("xp_spend", "float", 6.0, "cost of playing an XP card to move", low=0.0, high=1000.0),
+        Param("card_cost", "float", 1.0, "cost of each Druid card played", low=0.0, high=1000.0),
+        Param(
+            "sacred_value",
+            "float",
+            2.0,
+            "value of a sacred-place draw while other players still hold cards (draws if >= 0)",
+            low=-1000.0,
+            high=1000.0,
+        ),
+    )
+)
+P_COMPLETE, P_XP_GAIN, P_XP_SPEND, P_CARD_COST, P_SACRED = range(5)
+
+RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal actions")
+GREEDY_DECL = BotDecl(
+    "greedy",
+    GREEDY_CODE,
+    "one-move lookahead on amulet layers: fragments it lacks, ruins vs XP, sacred draw by who "
+    "still holds cards",
+    GREEDY_PARAMS,
+)
+BOTS = (RANDOM_DECL, GREEDY_DECL)
+
+NEG = -1e18
+
+MAX_PICKS = 20  # fragments one landing can take or return (display size and site values <= 20)
+
+# Greedy keeps its small integer work arrays in the policy's int32 ``buf`` (no allocation):
+S_COUNTS, S_GE, S_DISPLAY, S_HAND, S_XP, S_UNSEEN = 0, 16, 32, 48, 64, 80
+SCRATCH_LEN = 96
+
+
+# ---------------------------------------------------------------------------------------------
+# Fragment values. ``counts[t]`` = fragments of type t; ``ge[j]`` = #{t : counts[t] >= j}, the
+# size of amulet j, kept beside the counts so that a gain or a loss costs O(1).
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def load_collection(state, seat, types, counts, ge):
+    """Fill ``counts`` with ``seat``'s fragments and ``ge`` with its amulet sizes."""
+    for j in range(MAX_LAYERS + 2):
+        ge[j] = 0
+    for t in range(types):
+        c = state[FRAG + seat * MAX_TYPES + t]
+        counts[t] = c
+        for j in range(1, c + 1):
+            ge[j] += 1
+
+
+@njit(cache=True)
+def add_gain(counts, ge, types, t, bonus):
+    """Value gained by one more fragment of type ``t``: it joins amulet ``counts[t] + 1``."""
+    s = ge[counts[t] + 1]
+    g = 2.0 * s + 1.0
+    if s + 1 == types:
+        g += bonus
+    return g
+
+
+@njit(cache=True)
+def remove_loss(counts, ge, types, t, bonus):
+    """Value lost by giving up one fragment of type ``t`` (it leaves amulet ``counts[t]``)."""
+    s = ge[counts[t]]
+    loss = 2.0 * s - 1.0
+    if s == types:
+        loss += bonus
+    return loss
+
+
+@njit(cache=True)
+def _add(counts, ge, t):
+    counts[t] += 1
+    ge[counts[t]] += 1
+
+
+@njit(cache=True)
+def _remove(counts, ge, t):
+    ge[counts[t]] -= 1
+    counts[t] -= 1
+
+
+@njit(cache=True)
+def best_take(counts, ge, display, types, bonus):
+    """The display type adding most to the collection (-1 if the display is empty)."""
+    best, best_t = NEG, -1
+    for t in range(types):
+        if display[t] > 0:
+            g = add_gain(counts, ge, types, t, bonus)
+            if g > best:
+                best, best_t = g, t
+    return best_t
+
+
+@njit(cache=True)
+def best_return(counts, ge, types, bonus):
+    """The own type whose loss hurts least (-1 if no fragment)."""
+    best, best_t = -NEG, -1
+    for t in range(types):
+        if counts[t] > 0:
+            loss = remove_loss(counts, ge, types, t, bonus)
+            if loss < best:
+                best, best_t = loss, t
+    return best_t
+
+
+@njit(cache=True)
+def pick_values(state, data, seat, bonus, buf, dig, ruin):
+    """``dig[n]``: value of taking n display fragments one by one, each the best one;
+    ``ruin[n]``: value lost by returning the n least useful fragments one by one (n up to the
+    track's largest dig and ruin values)."""
+    types = data.rules[G_TYPES]
+    counts = buf[S_COUNTS : S_COUNTS + MAX_TYPES]
+    ge = buf[S_GE : S_GE + MAX_LAYERS + 2]
+    display = buf[S_DISPLAY : S_DISPLAY + MAX_TYPES]
+    load_collection(state, seat, types, counts, ge)
+    for t in range(MAX_TYPES):
+        display[t] = state[DISPLAY + t]
+    dig[0] = 0.0
+    for n in range(1, data.rules[G_MAX_DIG] + 1):
+        t = best_take(counts, ge, display, types, bonus)
+        dig[n] = dig[n - 1]
+        if t >= 0:
+            dig[n] += add_gain(counts, ge, types, t, bonus)
+            _add(counts, ge, t)
+            display[t] -= 1
+    load_collection(state, seat, types, counts, ge)
+    ruin[0] = 0.0
+    for n in range(1, data.rules[G_MAX_RUIN] + 1):
+        t = best_return(counts, ge, types, bonus)
+        ruin[n] = ruin[n - 1]
+        if t >= 0:
+            ruin[n] += remove_loss(counts, ge, types, t, bonus)
+            _remove(counts, ge, t)
+
+
+@njit(cache=True)
+def landing_value(state, data, loc, params, dig, ruin):
+    """What landing a druid on location ``loc`` is worth (``dig``/``ruin`` from pick_values)."""
+    kind = data.loc_kind[loc]
+    value = min(data.loc_value[loc], MAX_PICKS)
+    r = data.rules
+    if kind == K_DIG:
+        return dig[value]
+    if kind == K_RUIN:
+        cards = min(r[G_RUIN_XP], state[XP_PILE_N] + state[XP_DISCARD_N])
+        return params[P_XP_GAIN] * cards - ruin[value]
+    if kind == K_SACRED and r[G_SACRED_DRAW] > 0 and state[PILE_N] + state[DISCARD_N] > 0:
+        return params[P_SACRED]
+    return 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing a move
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def best_play(state, data, hand, xp, params, dig, ruin):
+    """Best (value, action) over the plays of ``hand``/``xp`` (counts per colour); for each
+    colour and distance it spends the cheaper kind of card first."""
+    r = data.rules
+    finish = r[G_FINISH]
+    held = 0
+    for c in range(N_COLOURS):
+        held += hand[c]
+    xp_ok = held > 0 or r[G_XP_NEEDS_DRUID] == 0
+    card_cost = params[P_CARD_COST]
+    xp_cost = params[P_XP_SPEND]
+    best, best_a = NEG, -1
+    if held == 0:
+        best, best_a = 0.0, A_PASS
+    for c in range(r[G_DRUIDS]):
+        hd = hand[c]
+        hx = xp[c] if xp_ok else 0
+        pos = state[POS + c]
+        for k in range(1, hd + hx + 1):
+            if card_cost <= xp_cost:
+                kd = min(k, hd)
+                kx = k - kd
+            else:
+                kx = min(k, hx)
+                kd = k - kx
+            if pos == finish:
+                land = 0.0
+            elif pos + k > finish and r[G_OVERSHOOT_FORBID]:
+                break
+            else:
+                land = landing_value(state, data, min(pos + k, finish), params, dig, ruin)
+            v = land - card_cost * kd - xp_cost * kx
+            if v > best:
+                best, best_a = v, c * 1024 + kd * 32 + kx
+    return best, best_a
+
+
+@njit(cache=True)
+def _sacred_choice(state, data, seat, params, buf, dig, ruin):
+    """Draw while others still hold cards; otherwise only if the expected next move is better."""
+    n = state[NP]
+    for s in range(n):
+        if s != seat and hand_count(state, s) > 0:
+            return A_DRAW if params[P_SACRED] >= 0.0 else A_DECLINE
+    r = data.rules
+    hand = buf[S_HAND : S_HAND + N_COLOURS]
+    xp = buf[S_XP : S_XP + N_COLOURS]
+    unseen = buf[S_UNSEEN : S_UNSEEN + N_COLOURS]
+    held = 0
+    for c in range(N_COLOURS):
+        hand[c] = state[HAND + seat * N_COLOURS + c]
+        xp[c] = state[XP + seat * N_COLOURS + c]
+        held += hand[c]
+    decline = 0.0
+    if held > 0:
+        decline, _ = best_play(state, data, hand, xp, params, dig, ruin)
+    # Nobody else holds a card, so the unseen Druid cards are exactly the draw pile; if it is
+    # empty the discard is reshuffled first.
+    total = 0
+    for c in range(N_COLOURS):
+        unseen[c] = r[G_CARDS] - state[DISCARD + c] - hand[c] if c < r[G_DRUIDS] else 0
+        total += unseen[c]
+    if total == 0:
+        for c in range(N_COLOURS):
+            unseen[c] = state[DISCARD + c]
+            total += unseen[c]
+    if total == 0:
+        return A_DECLINE
+    ev = 0.0
+    for c in range(N_COLOURS):
+        if unseen[c] > 0:
+            hand[c] += 1
+            v, _ = best_play(state, data, hand, xp, params, dig, ruin)
+            hand[c] -= 1
+            ev += v * unseen[c] / total
+    return A_DRAW if ev >= decline else A_DECLINE
+
+
+@njit(cache=True)
+def _exchange_choice(state, data, seat, params, buf):
+    """Final exchange: the take or swap with the best value per XP card, while one gains."""
+    r = data.rules
+    types = r[G_TYPES]
+    bonus = params[P_COMPLETE]
+    xp = 0
+    for c in range(N_COLOURS):
+        xp += state[XP + seat * N_COLOURS + c]
+    counts = buf[S_COUNTS : S_COUNTS + MAX_TYPES]
+    ge = buf[S_GE : S_GE + MAX_LAYERS + 2]
+    load_collection(state, seat, types, counts, ge)
+    best_eff, best_a = 0.0, A_XDONE
+    if xp >= r[G_TAKE_PRICE]:
+        for t in range(types):
+            if state[DISPLAY + t] > 0:
+                eff = add_gain(counts, ge, types, t, bonus) / r[G_TAKE_PRICE]
+                if eff > best_eff:
+                    best_eff, best_a = eff, A_XTAKE + t
+    if xp >= r[G_SWAP_PRICE]:
+        for a in range(types):
+            if counts[a] == 0:
+                continue
+            loss = remove_loss(counts, ge, types, a, bonus)
+            _remove(counts, ge, a)
+            for b in range(types):
+                if b != a and state[DISPLAY + b] > 0:
+                    eff = (add_gain(counts, ge, types, b, bonus) - loss) / r[G_SWAP_PRICE]
+                    if eff > best_eff:
+                        best_eff, best_a = eff, A_XSWAP + a * 16 + b
+            _add(counts, ge, a)
+    return best_a
+
+
+@njit(cache=True)
+def greedy_action(state, data, seat, params, rng, buf):
+    """The greedy policy (bot code 1): deterministic; ``rng`` is unused and ``buf`` (int32, at
+    least SCRATCH_LEN long) is its scratch space."""
+    phase = state[PHASE]
+    types = data.rules[G_TYPES]
+    bonus = params[P_COMPLETE]
+    if phase in (PH_DIG, PH_RUIN):
+        counts = buf[S_COUNTS : S_COUNTS + MAX_TYPES]
+        ge = buf[S_GE : S_GE + MAX_LAYERS + 2]
+        load_collection(state, seat, types, counts, ge)
+        if phase == PH_RUIN:
+            return A_RETURN + best_return(counts, ge, types, bonus)
+        display = buf[S_DISPLAY : S_DISPLAY + MAX_TYPES]
+        for t in range(MAX_TYPES):
+            display[t] = state[DISPLAY + t]
+        return A_TAKE + best_take(counts, ge, display, types, bonus)
+    if phase == PH_EXCHANGE:
+        return _exchange_choice(state, data, seat, params, buf)
+    values = np.empty(2 * (MAX_PICKS + 1), np.float64)
+    dig = values[: MAX_PICKS + 1]
+    ruin = values[MAX_PICKS + 1 :]
+    pick_values(state, data, seat, bonus, buf, dig, ruin)
+    if phase == PH_SACRED:
+        return _sacred_choice(state, data, seat, params, buf, dig, ruin)
+    hand = buf[S_HAND : S_HAND + N_COLOURS]
+    xp = buf[S_XP : S_XP + N_COLOURS]
+    for c in range(N_COLOURS):
+        hand[c] = state[HAND + seat * N_COLOURS + c]
+        xp[c] = state[XP + seat * N_COLOURS + c]
+    _, action = best_play(state, data, hand, xp, params, dig, ruin)
+    return action
+
+
+@njit(cache=True)
+def random_action(state, data, seat, params, rng, buf):
+    """Uniform over the legal actions (bot code 0)."""
+    n = legal_actions(state, data, buf)
+    return buf[randint(rng, n)]
+
+
+@njit(cache=True)
+def choose_action(state, data, seat, code, params, rng, buf):
+    """Dispatch on the seat's bot code. The search bot (code 2) hooks in as one more branch."""
+    if code == GREEDY_CODE:
+        return greedy_action(state, data, seat, params, rng, buf)
+    return random_action(state, data, seat, params, rng, buf)

@@ -1,0 +1,323 @@
+"""The game-agnostic search bot (bot code 2): flat Monte Carlo over the legal actions.
+
+For each candidate action the bot plays continuations to the end of the game (or to a horizon)
+with the game's greedy policy for every seat, scores them, and plays the action with the best
+mean value. Candidates are compared on common random numbers: rollout *r* of every candidate
+draws its chance from the same sub-stream, so a candidate wins on its merit, not on luck.
+
+Randomness. The bot receives only its own seat's stream (``streams[1 + seat]``); the real
+game's chance stream never reaches this module, so thinking longer never moves the real dice or
+bag draws. Each decision hashes the seat stream's current state with the position into a 64-bit
+base (without advancing the stream) and seeds rollout *r*'s chance from ``mix64(base + r *
+golden)``; the stream itself is advanced only by the greedy policy's own call, exactly as when
+greedy plays. So a search that keeps greedy's pick replays the greedy game draw for draw, whatever
+its budget (the tests use this on every game). Hidden bag order is re-sampled in every rollout
+(bags are histograms and draws come from the rng given to ``step``), never read; the hash mixes
+the whole state, but only to decorrelate decisions, never to choose. Games with hidden cards
+pass a ``determinize`` kernel that re-deals what the seat cannot see.
+
+Budget: ``rollouts`` per decision, split equally over the candidates (or by UCB1); ``width``
+limits the candidates to greedy's pick plus random others; ``horizon`` stops a rollout after that
+many further turns (a turn ends when the deciding seat changes), which is what keeps long games
+affordable; forced moves (one legal action) cost no rollout.
+
+Rollout value, from the searching seat's point of view, on the game's ``scores`` kernel (the
+score each seat would have if the game ended now, so a rollout stopped at the horizon is judged
+on the same scale as a finished one)::
+
+    value = win share (1 if strictly first, 1/k in a k-way tie, else 0)
+            + margin * (own score - best other score)
+
+With one player (solo games) the value is the own score.
+
+How one implementation serves every game under numba with ``cache=True``. A factory,
+:func:`make_search_bot`, closes a plain ``@njit`` kernel over the game's kernels (step,
+legal_actions, current_player, is_over, greedy policy, scores). The game's own cached
+``choose_action`` calls that closure, so the search code is compiled into the game's cached
+dispatch once and loaded from the numba cache in later sessions. Measured with numba 0.68:
+passing the kernels as first-class function arguments makes the caller uncacheable ("dynamic
+globals") and recompiles the callee every process; a closure marked ``cache=True`` misses the
+cache in every new process (its closure cells pickle differently) and grows the cache
+directory. A plain-``njit`` closure inlined into a cached caller has neither problem.
+Caveat (numba, project-wide): a cached function is invalidated only by changes to its own
+source file, so after editing this module delete the stale ``*.nbi``/``*.nbc`` files of the
+games' strategies (CI starts from a clean tree and is not affected).
+
+Bot parameters: :data:`SEARCH_PARAMS` followed by the game's greedy parameters (the rollout
+policy's weights), so ``search:rollouts=64:horizon=4`` and greedy weights are tuned the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit, uint64
+
+from sim.core.params import Param, ParamSet
+from sim.core.registry import BotDecl
+from sim.core.rng import mix64, randint, seed_stream
+
+SEARCH_CODE = 2
+
+SEARCH_PARAMS: tuple[Param, ...] = (
+    Param(
+        "rollouts",
+        "int",
+        16,
+        "rollouts per decision, shared by the candidate actions",
+        low=1,
+        high=1_000_000,
+    ),
+    Param(
+        "horizon",
+        "int",
+        2,
+        "turns a rollout plays after the candidate's turn before it is scored (0 = to the end)",
+        low=0,
+        high=1_000_000,
+    ),
+    Param(
+        "width",
+        "int",
+        0,
+        "candidate actions: greedy's pick plus random others up to this many (0 = all legal)",
+        low=0,
+        high=100_000,
+    ),
+    Param(
+        "ucb",
+        "float",
+        0.0,
+        "UCB1 exploration constant for spreading rollouts (0 = equal split, paired draws)",
+        low=0.0,
+        high=100.0,
+    ),
+    Param(
+        "keep",
+        "float",
+        0.0,
+        "an alternative must beat greedy's pick by more than this mean value to be played",
+        low=0.0,
+        high=1000.0,
+    ),
+    Param(
+        "margin",
+        "float",
+        0.0,
+        "weight of (own score - best other score) added to the win share of a rollout",
+        low=0.0,
+        high=1000.0,
+    ),
+)
+N_SEARCH_PARAMS = len(SEARCH_PARAMS)
+P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_MARGIN = range(N_SEARCH_PARAMS)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MAX_SEATS = 16  # size of the per-decision score buffer; no menhir game has more seats
+
+
+def search_params(greedy: BotDecl, **defaults) -> ParamSet:
+    """The search bot's ParamSet: the search budget, then greedy's weights for the rollouts.
+
+    ``defaults`` overrides a search parameter's default for one game (``rollouts=16``).
+    """
+    unknown = sorted(set(defaults) - {p.name for p in SEARCH_PARAMS})
+    if unknown:
+        raise ValueError(f"unknown search parameter(s) {unknown}")
+    own = tuple(
+        dataclasses.replace(p, default=defaults[p.name]) if p.name in defaults else p
+        for p in SEARCH_PARAMS
+    )
+    for p in own:
+        p.validate(p.default)
+    return ParamSet(own + tuple(greedy.params))
+
+
+def search_bot_decl(greedy: BotDecl, **defaults) -> BotDecl:
+    """The ``BotDecl("search", 2, ...)`` entry a game adds to its ``GAME.bots``."""
+    return BotDecl(
+        "search",
+        SEARCH_CODE,
+        "flat Monte Carlo: greedy rollouts per legal action, best mean result",
+        search_params(greedy, **defaults),
+    )
+
+
+@njit(cache=True)
+def copy_state(state, data, seat, rng, out):
+    """The default ``determinize``: every hidden part is already re-sampled by the rng."""
+    out[:] = state
+
+
+@njit(cache=True)
+def rollout_value(scores, n_players, seat, margin):
+    """Value of a final (or horizon) position for ``seat``; see the module docstring."""
+    own = scores[seat]
+    if n_players == 1:
+        return float(own)
+    best_other = -(2**62)
+    top = own
+    for s in range(n_players):
+        if s != seat and scores[s] > best_other:
+            best_other = scores[s]
+        if scores[s] > top:
+            top = scores[s]
+    win = 0.0
+    if own == top:
+        tied = 0
+        for s in range(n_players):
+            if scores[s] == top:
+                tied += 1
+        win = 1.0 / tied
+    return win + margin * float(own - best_other)
+
+
+@njit(cache=True)
+def decision_base(state, rng):
+    """A 64-bit seed from the seat stream's state and the position; ``rng`` is not advanced."""
+    h = mix64(rng[0] ^ mix64(rng[1] ^ mix64(rng[2] ^ mix64(rng[3]))))
+    for i in range(state.shape[0]):
+        h = mix64(h ^ (uint64(state[i] & 0xFFFFFFFF) + _GOLDEN))
+    return h
+
+
+@njit(cache=True)
+def rollout_seed(base, r):
+    """Seed of rollout ``r`` of one decision: the same for every candidate (paired draws)."""
+    return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
+
+
+def make_search_bot(step, legal_actions, current_player, is_over, policy, scores, determinize=None):
+    """Build the search kernel of one game from its kernels.
+
+    The game's kernels must have these signatures (``data`` is whatever single object the game
+    threads through its kernels, e.g. a tuple of arrays)::
+
+        step(state, action, data, rng, out)          # pure, chance from rng
+        legal_actions(state, data, out) -> n         # out[:n] = action ids, n >= 1
+        current_player(state) -> seat
+        is_over(state) -> bool
+        policy(state, data, seat, params, rng, buf) -> action   # greedy; params = its weights
+        scores(state, data, out) -> n_players        # out[:n] = final scores if it ended now
+        determinize(state, data, seat, rng, out)     # optional: re-deal what seat cannot see
+
+    Returns ``search_action(state, data, seat, params, rng, buf) -> action``, a plain ``@njit``
+    kernel for the game's cached ``choose_action`` to call with bot code 2. ``params`` is the
+    seat's float64 row (:data:`SEARCH_PARAMS`, then greedy's), ``rng`` the seat's own stream,
+    ``buf`` an int32 action buffer as long as the game's maximum action count. ``state`` is
+    never written.
+
+    The hook in a game's ``strategies/<game>/__init__.py`` (search work, one branch)::
+
+        _search = make_search_bot(step, legal_actions, current_player, is_over,
+                                  greedy_action, scores)          # module level, compiles nothing
+
+        @njit(cache=True)
+        def choose_action(state, data, seat, code, params, rng, buf):
+            ...
+            if code == SEARCH_CODE:
+                return _search(state, data, seat, params, rng, buf)
+
+    and ``search_bot_decl(GREEDY_DECL, rollouts=..., horizon=...)`` in ``GAME.bots``.
+    """
+    if determinize is None:
+        determinize = copy_state
+
+    @njit
+    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, work, sc):
+        determinize(state, data, seat, rs, a)
+        step(a, action, data, rs, b)
+        cur, nxt = b, a
+        mover = seat
+        turns = 0  # changes of the deciding seat since the candidate: the rollout's clock
+        while not is_over(cur):
+            p = current_player(cur)
+            if p != mover:
+                mover = p
+                turns += 1
+                if horizon > 0 and turns > horizon:
+                    break
+            act = policy(cur, data, p, gparams, rs, work)
+            step(cur, act, data, rs, nxt)
+            cur, nxt = nxt, cur
+        n_players = scores(cur, data, sc)
+        return rollout_value(sc, n_players, seat, margin)
+
+    @njit
+    def search_action(state, data, seat, params, rng, buf):
+        n = legal_actions(state, data, buf)
+        work = np.empty_like(buf)
+        gparams = params[N_SEARCH_PARAMS:]
+        # greedy is asked first, every time, so the seat stream moves exactly as under greedy
+        first = policy(state, data, seat, gparams, rng, work)
+        if n <= 1:
+            return buf[0]
+        cand = buf[:n].copy()
+        for i in range(n):  # greedy's pick goes first: it wins ties and is always considered
+            if cand[i] == first:
+                cand[i] = cand[0]
+                cand[0] = first
+                break
+        base = decision_base(state, rng)
+        rs = np.empty(4, np.uint64)
+        k = n
+        width = int(params[P_WIDTH])
+        if 0 < width < n:
+            seed_stream(rs, mix64(base ^ _GOLDEN))
+            for i in range(1, width):  # partial Fisher-Yates over the others
+                j = i + randint(rs, n - i)
+                tmp = cand[i]
+                cand[i] = cand[j]
+                cand[j] = tmp
+            k = width
+        if k == 1:
+            return cand[0]
+
+        budget = max(int(params[P_ROLLOUTS]), k)
+        horizon = int(params[P_HORIZON])
+        c_ucb = params[P_UCB]
+        margin = params[P_MARGIN]
+        a = np.empty_like(state)
+        b = np.empty_like(state)
+        sc = np.zeros(MAX_SEATS, np.int64)
+        sums = np.zeros(k, np.float64)
+        counts = np.zeros(k, np.int64)
+
+        if c_ucb == 0.0:
+            per = budget // k
+            for r in range(per):
+                seed = rollout_seed(base, r)
+                for c in range(k):
+                    seed_stream(rs, seed)
+                    sums[c] += rollout(
+                        state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, work, sc
+                    )
+                    counts[c] += 1
+        else:
+            for t in range(budget):
+                c = t
+                if t >= k:
+                    best_ucb = -1e300
+                    log_t = np.log(t)
+                    for j in range(k):
+                        u = sums[j] / counts[j] + c_ucb * np.sqrt(log_t / counts[j])
+                        if u > best_ucb:
+                            best_ucb = u
+                            c = j
+                seed_stream(rs, rollout_seed(base, counts[c]))
+                sums[c] += rollout(
+                    state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, work, sc
+                )
+                counts[c] += 1
+
+        best = 0
+        best_mean = sums[0] / counts[0] + params[P_KEEP]
+        for c in range(1, k):  # strict: ties keep greedy's pick
+            mean = sums[c] / counts[c]
+            if mean > best_mean:
+                best = c
+                best_mean = mean
+        return cand[best]
+
+    return search_action

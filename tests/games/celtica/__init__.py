@@ -1,0 +1,1 @@
+"""Celtica tests: rulebook scenarios, invariants over many games, parameters and the CLI."""

@@ -1,0 +1,140 @@
+"""The ladder: seat arrangements, Wilson intervals, the Elo fit, and `menhir ladder`."""
+
+import itertools
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from experiments.cli import cli
+from sim.core.registry import SetupError
+from strategies.ladder import (
+    arrangements,
+    fit_elo,
+    format_ladder,
+    levels_ordered,
+    run_ladder,
+    wilson_interval,
+)
+
+
+def test_arrangements_seat_both_levels_equally_often():
+    assert arrangements(2) == [(0, 1), (1, 0)]
+    three = arrangements(3)
+    assert len(three) == 6 and len(set(three)) == 6
+    assert sum(sum(a) for a in three) == 9  # level 1 fills half of the 18 seats
+    for seat in range(3):
+        assert sum(a[seat] for a in three) == 3
+    assert len(arrangements(4)) == 14
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    low, high = wilson_interval(0.5, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = wilson_interval(1.0, 20)
+    assert high == 1.0 and low == pytest.approx(0.8389, abs=1e-4)
+
+
+def test_elo_fit_recovers_known_ratings():
+    true = np.array([0.0, 150.0, 400.0])
+    games = np.full((3, 3), 100_000.0) - np.diag([100_000.0] * 3)
+    expected = 1.0 / (1.0 + 10 ** ((true[None, :] - true[:, None]) / 400.0))
+    wins = expected * games
+    fitted = fit_elo(wins, games)
+    assert fitted[0] == 0.0
+    assert np.allclose(fitted, true, atol=2.0)
+
+
+def test_elo_orders_a_chain_and_stays_finite_when_a_level_wins_everything():
+    games = np.array([[0, 50, 50], [50, 0, 50], [50, 50, 0]], float)
+    wins = np.array([[0, 0, 0], [50, 0, 20], [50, 30, 0]], float)
+    elo = fit_elo(wins, games)
+    assert np.all(np.isfinite(elo)) and elo[0] < elo[1] < elo[2]
+    # a level that met only one other level still gets a rating between its neighbours' data
+    sparse = fit_elo(np.array([[0, 10.0], [30.0, 0]]), np.array([[0, 40.0], [40.0, 0]]))
+    assert sparse[1] == pytest.approx(400 * np.log10(30.5 / 10.5), rel=1e-6)
+
+
+@pytest.fixture(scope="module")
+def toy_ladder(toy):
+    return run_ladder("toy_pig", 2, 300, ["random", "greedy", "search:rollouts=64"], seed=1)
+
+
+def test_ladder_table_on_the_toy_game_is_ordered_and_consistent(toy_ladder):
+    table = toy_ladder
+    assert table.height == 6
+    assert table["games"].to_list() == [300] * 6 and table["players"].to_list() == [2] * 6
+    shares = {(r["bot"], r["opponent"]): r["win_share"] for r in table.iter_rows(named=True)}
+    for a, b in itertools.permutations(["random", "greedy", "search:rollouts=64"], 2):
+        assert shares[(a, b)] + shares[(b, a)] == pytest.approx(1.0)
+    assert (
+        (table["ci_low"] <= table["win_share"]) & (table["win_share"] <= table["ci_high"])
+    ).all()
+    assert shares[("greedy", "random")] > 0.6
+    assert shares[("search:rollouts=64", "greedy")] > 0.55
+    assert levels_ordered(table)
+    elo = dict(table.select("bot", "elo").unique().iter_rows())
+    assert elo["random"] == 0.0 and elo["random"] < elo["greedy"] < elo["search:rollouts=64"]
+    lines = format_ladder(table)
+    assert lines[0].split()[:2] == ["bot", "elo"] and len(lines) == 4
+
+
+def test_ladder_is_deterministic_and_rounds_games_to_whole_arrangements(toy, toy_ladder):
+    again = run_ladder("toy_pig", 2, 300, ["random", "greedy", "search:rollouts=64"], seed=1)
+    assert again.equals(toy_ladder)
+    three = run_ladder("toy_pig", 3, 20, ["random", "greedy"], seed=1)
+    assert three["games"].to_list() == [24, 24]  # 6 arrangements x 4 games
+    assert three["players"].to_list() == [3, 3]
+
+
+def test_ladder_default_levels_are_the_games_bots_by_code(toy):
+    table = run_ladder("toy_pig", games=10)
+    assert table["bot"].unique(maintain_order=True).to_list() == ["random", "greedy", "search"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"bots": ["greedy"]}, "at least two bot levels"),
+        ({"bots": ["greedy", "greedy"]}, "bot levels must differ"),
+        ({"bots": ["greedy", "alpha"]}, "unknown bot 'alpha'"),
+        ({"players": 9}, "players = 9 is not allowed for toy_pig: 2 to 4"),
+        ({"games": 0}, "games = 0 is not allowed"),
+    ],
+)
+def test_ladder_user_errors(toy, kwargs, fragment):
+    with pytest.raises(ValueError) as err:
+        run_ladder("toy_pig", **{"games": 4, **kwargs})
+    assert fragment in str(err.value)
+
+
+def test_unknown_game_is_a_setup_error():
+    with pytest.raises(SetupError, match="unknown game 'nope'"):
+        run_ladder("nope")
+
+
+def test_ladder_command_prints_the_table(toy):
+    result = CliRunner().invoke(
+        cli, ["ladder", "toy_pig", "--games", "40", "--bots", "random,greedy", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "toy_pig 2p ladder: 40 games per pair, seats rotated, seed 3" in result.output
+    assert "vs random" in result.output and "vs greedy" in result.output
+    assert "levels ordered:" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["nope"], "unknown game 'nope'"),
+        (["toy_pig", "--games", "0"], "--games = 0 is not allowed"),
+        (["toy_pig", "--jobs", "0"], "--jobs = 0 is not allowed"),
+        (["toy_pig", "--bots", "random,search:rollouts=0"], "'rollouts' = 0 is not allowed"),
+        (["toy_pig", "-p", "1"], "players = 1 is not allowed"),
+    ],
+)
+def test_ladder_command_errors_exit_2_with_one_line(toy, args, fragment):
+    result = CliRunner().invoke(cli, ["ladder", *args])
+    assert result.exit_code == 2
+    assert fragment in result.output
+    assert len(result.output.strip().splitlines()) == 1
