@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
 
-.PHONY: demo test bench lint format clean
+.PHONY: demo test bench lint format golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,6 +24,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/menhir bench --out benchmarks/results.txt
+	$(BIN)/python -m experiments.bench --out benchmarks/results.txt
+	test ! -f benchmarks/bench_report.py || $(BIN)/python benchmarks/bench_report.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -32,6 +34,9 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+golden: $(STAMP)
+	$(BIN)/python -m tests.games.celtica.golden
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

@@ -1,10 +1,91 @@
-"""`menhir run`: placeholder until the experiments runner lands (issue: experiments)."""
+"""`menhir run CONFIG.toml`: a thin click skin over :func:`experiments.runner.run_experiment`."""
+
+from __future__ import annotations
 
 import click
 
+from experiments.config import UserError
+from sim.core.params import ParamError
+
+
+class RunUsageError(click.ClickException):
+    """A user error: ``menhir: error: ...`` on stderr, exit code 2, nothing half-written."""
+
+    exit_code = 2
+
+    def show(self, file=None):
+        click.echo(f"menhir: error: {self.format_message()}", err=True)
+
 
 @click.command("run")
-@click.argument("config", type=click.Path())
-def run_cmd(config):
-    """Run an experiment config (NOT IMPLEMENTED YET)."""
-    raise click.ClickException("menhir run is not implemented yet")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Run directory (default: runs/<name>).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core).",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Games per variant (overrides the config's `games`).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: joblib processes; dask: a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Dask scheduler address (tcp://host:8786); without it, a local cluster.",
+)
+@click.option("--resume", is_flag=True, help="Complete a killed or interrupted run in --out.")
+@click.option(
+    "--progress/--no-progress",
+    default=True,
+    show_default=True,
+    help="A bar on a terminal, one line per variant otherwise.",
+)
+def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress):
+    """Run the experiment CONFIG.toml: every variant's games, into a run directory."""
+    from experiments.runner import run_experiment
+
+    try:
+        report = run_experiment(
+            config,
+            out,
+            jobs=jobs,
+            games=games,
+            backend=backend,
+            scheduler=scheduler,
+            resume=resume,
+            progress=None if progress else False,
+        )
+    except (UserError, ParamError) as exc:
+        raise RunUsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(
+            "menhir: interrupted; the chunks already written are kept: complete the run with "
+            "the same command and --resume",
+            err=True,
+        )
+        raise SystemExit(130) from None
+    rate = report.games_played / report.seconds if report.seconds > 0 else 0.0
+    click.echo(
+        f"{report.path}: complete; {report.games_played} games played in "
+        f"{report.seconds:.1f} s ({rate:.0f} games/s)"
+    )

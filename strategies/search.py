@@ -102,6 +102,14 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         high=1000.0,
     ),
     Param(
+        "z",
+        "float",
+        1.0,
+        "equal split: an alternative needs a paired gain over greedy's pick above z std errors",
+        low=0.0,
+        high=100.0,
+    ),
+    Param(
         "margin",
         "float",
         0.0,
@@ -111,10 +119,11 @@ SEARCH_PARAMS: tuple[Param, ...] = (
     ),
 )
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
-P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_MARGIN = range(N_SEARCH_PARAMS)
+P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN = range(N_SEARCH_PARAMS)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MAX_SEATS = 16  # size of the per-decision score buffer; no menhir game has more seats
+MIN_PER_CANDIDATE = 4  # with an equal split, at most rollouts // 4 candidates are compared
 
 
 def search_params(greedy: BotDecl, **defaults) -> ParamSet:
@@ -205,8 +214,10 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
     Returns ``search_action(state, data, seat, params, rng, buf) -> action``, a plain ``@njit``
     kernel for the game's cached ``choose_action`` to call with bot code 2. ``params`` is the
     seat's float64 row (:data:`SEARCH_PARAMS`, then greedy's), ``rng`` the seat's own stream,
-    ``buf`` an int32 action buffer as long as the game's maximum action count. ``state`` is
-    never written.
+    ``buf`` the game's int32 action buffer. A policy may keep memory in ``buf`` (Celtic
+    Trader's greedy keeps its movement plan there): greedy's own pick is computed on the real
+    ``buf``, as when greedy plays, and every rollout starts from a copy of it; the search lists
+    the legal actions in a buffer of its own. ``state`` is never written.
 
     The hook in a game's ``strategies/<game>/__init__.py`` (search work, one branch)::
 
@@ -225,8 +236,9 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
         determinize = copy_state
 
     @njit
-    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, work, sc):
+    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, buf, work, sc):
         determinize(state, data, seat, rs, a)
+        work[:] = buf  # every rollout starts from the policy's real memory, if it keeps any
         step(a, action, data, rs, b)
         cur, nxt = b, a
         mover = seat
@@ -246,14 +258,15 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
 
     @njit
     def search_action(state, data, seat, params, rng, buf):
-        n = legal_actions(state, data, buf)
         work = np.empty_like(buf)
+        n = legal_actions(state, data, work)
         gparams = params[N_SEARCH_PARAMS:]
-        # greedy is asked first, every time, so the seat stream moves exactly as under greedy
-        first = policy(state, data, seat, gparams, rng, work)
+        # greedy is asked first, every time, with the real buffer (a policy may keep a plan in
+        # it), so the seat stream and that memory move exactly as when greedy plays
+        first = policy(state, data, seat, gparams, rng, buf)
         if n <= 1:
-            return buf[0]
-        cand = buf[:n].copy()
+            return work[0]
+        cand = work[:n].copy()
         for i in range(n):  # greedy's pick goes first: it wins ties and is always considered
             if cand[i] == first:
                 cand[i] = cand[0]
@@ -263,37 +276,69 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
         rs = np.empty(4, np.uint64)
         k = n
         width = int(params[P_WIDTH])
-        if 0 < width < n:
+        if 0 < width < k:
+            k = width
+        c_ucb = params[P_UCB]
+        if c_ucb == 0.0:  # few samples over many candidates would crown noise (winner's curse)
+            k = min(k, int(params[P_ROLLOUTS]) // MIN_PER_CANDIDATE)
+        if k <= 1:
+            return cand[0]
+        if k < n:
             seed_stream(rs, mix64(base ^ _GOLDEN))
-            for i in range(1, width):  # partial Fisher-Yates over the others
+            for i in range(1, k):  # partial Fisher-Yates: k - 1 random others
                 j = i + randint(rs, n - i)
                 tmp = cand[i]
                 cand[i] = cand[j]
                 cand[j] = tmp
-            k = width
-        if k == 1:
-            return cand[0]
 
         budget = max(int(params[P_ROLLOUTS]), k)
         horizon = int(params[P_HORIZON])
-        c_ucb = params[P_UCB]
         margin = params[P_MARGIN]
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
+        gain_sq = np.zeros(k, np.float64)  # paired: sum of squared (value - greedy's value)
 
         if c_ucb == 0.0:
             per = budget // k
             for r in range(per):
                 seed = rollout_seed(base, r)
+                v0 = 0.0
                 for c in range(k):
                     seed_stream(rs, seed)
-                    sums[c] += rollout(
-                        state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, work, sc
+                    v = rollout(
+                        state,
+                        data,
+                        seat,
+                        cand[c],
+                        gparams,
+                        horizon,
+                        margin,
+                        rs,
+                        a,
+                        b,
+                        buf,
+                        work,
+                        sc,
                     )
+                    if c == 0:
+                        v0 = v
+                    sums[c] += v
+                    gain_sq[c] += (v - v0) * (v - v0)
                     counts[c] += 1
+            # play an alternative only if its paired gain clears keep + z standard errors
+            best = 0
+            best_gain = 0.0
+            for c in range(1, k):
+                gain = (sums[c] - sums[0]) / per
+                var = max(gain_sq[c] / per - gain * gain, 0.0)
+                se = np.sqrt(var / (per - 1)) if per > 1 else 1e300
+                if gain > params[P_KEEP] + params[P_Z] * se and gain > best_gain:
+                    best = c
+                    best_gain = gain
+            return cand[best]
         else:
             for t in range(budget):
                 c = t
@@ -307,7 +352,7 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
                             c = j
                 seed_stream(rs, rollout_seed(base, counts[c]))
                 sums[c] += rollout(
-                    state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, work, sc
+                    state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, buf, work, sc
                 )
                 counts[c] += 1
 

@@ -7,14 +7,18 @@ greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`)
 from numba import njit
 
 from sim.core.rng import randint
-from sim.games.celtic_trader.rules import legal_actions
+from sim.games.celtic_trader.rules import current_player, is_over, legal_actions, scores, step
 from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
 from strategies.celtic_trader.greedy import greedy_action
+from strategies.search import SEARCH_CODE, make_search_bot  # search hook (bot levels)
 
 RANDOM_CODE = 0
 GREEDY_CODE = 1
 
 __all__ = ["GREEDY_DECL", "RANDOM_DECL", "choose_action", "greedy_action", "random_action"]
+
+# search hook (bot levels): the game-agnostic search kernel over this game's kernels
+search_action = make_search_bot(step, legal_actions, current_player, is_over, greedy_action, scores)
 
 
 @njit(cache=True)
@@ -29,4 +33,6 @@ def choose_action(state, data, seat, code, params, rng, buf):
     """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)
+    if code == SEARCH_CODE:  # search hook (bot levels)
+        return search_action(state, data, seat, params, rng, buf)
     return random_action(state, data, rng, buf)

@@ -32,9 +32,9 @@ def warmup() -> None:
 
 
 def _bots():
-    from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
+    from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL, SEARCH_DECL
 
-    return (RANDOM_DECL, GREEDY_DECL)
+    return (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)  # SEARCH_DECL: search hook (bot levels)
 
 
 _raw = load_raw()

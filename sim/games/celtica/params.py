@@ -115,18 +115,25 @@ def parse_track(text: str) -> list[tuple[str, int]]:
     for i, token in enumerate(tokens):
         site, sep, value = token.partition(":")
         last = i == len(tokens) - 1
-        bad = ParamError(f"parameter 'track': location {i + 1} {token!r} is not allowed: {allowed}")
-        if site == "sacred" and not sep and not last:
+
+        def bad(why: str, i=i, token=token) -> ParamError:
+            return ParamError(
+                f"parameter 'track': location {i + 1} {token!r} is not allowed: {why}"
+            )
+
+        if site == "sacred" and not sep:
+            if last:
+                raise bad("the last location is the finish, a dig site such as finish:4")
             out.append((site, 0))
             continue
-        if site == "finish" and not last:
-            raise bad
         if site not in DIG_SITES and site != "ruin":
-            raise bad
+            raise bad(allowed)
+        if site == "finish" and not last:
+            raise bad("only the last location is the finish")
         if last and site == "ruin":
-            raise bad
+            raise bad("the last location is the finish, a dig site such as finish:4")
         if not sep or not value.isdigit() or int(value) > MAX_SITE_VALUE:
-            raise bad
+            raise bad(f"write {site}:N with N in [0, {MAX_SITE_VALUE}]")
         out.append((site, int(value)))
     return out
 
@@ -248,6 +255,14 @@ def _param_set() -> ParamSet:
             "the locations after Start, the last one the finish",
             provisional=True,
         ),
+        Param(
+            "ruin_offset",
+            "int",
+            0,
+            "added to every ruin's value (at least 0): sweeps the ruin penalties",
+            low=-MAX_SITE_VALUE,
+            high=MAX_SITE_VALUE,
+        ),
         choice(
             "overshoot", "a move past the finish stops on it, or is forbidden", provisional=True
         ),
@@ -289,7 +304,10 @@ def type_names() -> list[str]:
 
 def compile_data(params: dict[str, Any]) -> Data:
     """The arrays of one variant (``params`` is a resolved parameter dict)."""
-    track = parse_track(params["track"])
+    track = [
+        (site, max(0, value + params["ruin_offset"]) if site == "ruin" else value)
+        for site, value in parse_track(params["track"])
+    ]
     loc_kind = np.zeros(MAX_LOCATIONS + 1, np.int64)
     loc_value = np.zeros(MAX_LOCATIONS + 1, np.int64)
     for i, (site, value) in enumerate(track, start=1):
@@ -330,7 +348,9 @@ def default_data(players: int = 4, **overrides) -> Data:
 
 def track_labels(params: dict[str, Any]) -> list[str]:
     """Readable name of every location, index 0 = Start (for the trace)."""
+    data = compile_data(params)
     labels = ["Start"]
-    for site, value in parse_track(params["track"]):
+    for i, (site, _) in enumerate(parse_track(params["track"]), start=1):
+        value = int(data.loc_value[i])
         labels.append("sacred place" if site == "sacred" else f"{site} {value}")
     return labels

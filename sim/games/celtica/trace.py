@@ -208,6 +208,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
                 lines.append(f"final exchanges, seat {int(b[SEAT])} first")
         elif b[ROUND] != a[ROUND]:
             lines += _deal_lines(b, names, players)
+            lines.append("  " + _board(b, names, n_druids))
         a, b = b, a
     result = ChunkResult.empty(1, players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
     write_results(

@@ -204,6 +204,7 @@ LEVERS = st.fixed_dictionaries(
         "display_size": st.integers(1, 20),
         "start_fragments": st.integers(0, 9),
         "sacred_draw": st.integers(0, 3),
+        "ruin_offset": st.integers(-3, 5),
         "overshoot": st.sampled_from(["stop_at_finish", "forbid"]),
         "end_trigger": st.sampled_from(["finish_round", "immediate"]),
         "fragment_end_rule": st.sampled_from(["all_gone", "display_or_reserve_empty"]),

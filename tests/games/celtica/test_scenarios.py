@@ -10,6 +10,7 @@ Default data (§9 track) unless a test says otherwise. The track, for reference:
 import numpy as np
 import pytest
 
+from sim.core.registry import make_setup
 from sim.core.results import ChunkResult, rank_and_win
 from sim.games.celtica import state as S
 from sim.games.celtica.play import PLAYER_EXTRAS, write_results
@@ -31,7 +32,7 @@ from tests.games.celtica.helpers import (
     xp_hand,
 )
 
-GREEDY = np.array([10.0, 6.0, 6.0, 1.0, 2.0])
+GREEDY = make_setup("celtica", 4, {}, "greedy").bot_arrays()[1][0]
 
 
 def test_T1_village_gives_one_fragment_of_choice():

@@ -1,0 +1,337 @@
+"""Experiment configs: the TOML schema of the contract and its complete validation.
+
+A config is data: it is parsed with ``tomllib`` and checked key by key, nothing in it is executed.
+Every problem is a :class:`ConfigError` whose message is one line, ``FILE: key 'x': what is
+allowed``, raised before any game is played or any directory is created.
+
+Schema (a list where a scalar is expected is a sweep axis)::
+
+    name = "trader-romans"     # [A-Za-z0-9_.-]+; default: the file name without .toml
+    game = "celtic_trader"     # required
+    games = 20000              # per variant (the cap when target_ci is set); default 10000
+    seed = 7                   # 0 <= seed < 2**64; default 0
+    players = 4                # or [3, 4, 5]; default: the game's minimum
+    bots = "greedy"            # one bot for every seat, or "greedy,random,..." one per seat;
+                               # a list of such strings sweeps bots
+    roles = "random"           # random | draft | ["fastest", "trusted", ...] (fixed, by seat);
+                               # a list holding mode words or lists sweeps roles
+    paired = true              # common random numbers across variants (default true)
+    target_ci = 0.01           # optional: play until every seat/role win-rate 95% half-width <= it
+    chunk_games = 5000         # optional: games per chunk (fixes where target_ci may stop)
+    description = "..."        # optional free text
+    [params]                   # overrides of the game's declared parameters
+    romans_in_play = [11, 12]
+    [sweep]
+    mode = "grid"              # grid | zip
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.core.params import ParamError
+from sim.core.registry import GAME_MODULES, SetupError, get_game
+
+DEFAULT_GAMES = 10_000
+MAX_GAMES = 1_000_000_000
+MODES = ("grid", "zip")
+TOP_KEYS = (
+    "name",
+    "game",
+    "games",
+    "seed",
+    "players",
+    "bots",
+    "roles",
+    "paired",
+    "target_ci",
+    "chunk_games",
+    "description",
+    "params",
+    "sweep",
+)
+SWEEP_KEYS = ("mode",)
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+class UserError(ValueError):
+    """A mistake a user can fix (config, run directory, options): one line, exit code 2."""
+
+
+class ConfigError(UserError):
+    """A config problem; ``str()`` is ``FILE: key 'x': what is allowed``."""
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A parsed and type-checked config; ``raw`` is the TOML as parsed (stored in the manifest).
+
+    Sweep axes (``players``, ``bots``, ``roles``, each of ``params``) hold a tuple of values
+    when swept; ``axes`` lists the swept setting names in expansion order.
+    """
+
+    source: str
+    raw: dict
+    name: str
+    game: str
+    games: int
+    seed: int
+    players: int | tuple[int, ...]
+    bots: str | tuple[str, ...]
+    roles: str | tuple[str, ...] | tuple[Any, ...]
+    params: dict[str, Any]
+    mode: str
+    paired: bool
+    target_ci: float | None
+    chunk_games: int | None
+    swept_roles: bool
+    description: str = ""
+
+    @property
+    def axes(self) -> list[str]:
+        names = []
+        if isinstance(self.players, tuple):
+            names.append("players")
+        if isinstance(self.bots, tuple):
+            names.append("bots")
+        if self.swept_roles:
+            names.append("roles")
+        names += [k for k, v in self.params.items() if isinstance(v, tuple)]
+        return names
+
+    def with_games(self, games: int | None) -> ExperimentConfig:
+        """The same config with ``games`` overridden (the CLI's ``--games``)."""
+        if games is None:
+            return self
+        _check_int(self.source, "games", games, 1, MAX_GAMES, option="--games")
+        return _replace(self, games=int(games))
+
+
+def _replace(cfg: ExperimentConfig, **changes) -> ExperimentConfig:
+    from dataclasses import replace
+
+    return replace(cfg, **changes)
+
+
+def fail(source: str, key: str, what: str) -> ConfigError:
+    return ConfigError(f"{source}: key '{key}': {what}")
+
+
+def read_toml(path: str | Path) -> dict:
+    """Parse a config file; a missing or malformed file is a one-line ConfigError."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, expected a .toml config file") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text, expected a .toml config file") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load_config(config: str | Path | Mapping, games: int | None = None) -> ExperimentConfig:
+    """Read (if a path) and validate a config completely; ``games`` overrides its count."""
+    if isinstance(config, Mapping):
+        source, raw, stem = "<config>", dict(config), None
+    else:
+        source, raw, stem = str(config), read_toml(config), Path(config).stem
+    cfg = parse_config(raw, source, default_name=stem)
+    cfg = cfg.with_games(games)
+    from experiments.sweep import expand  # validates every variant's setup
+
+    expand(cfg)
+    return cfg
+
+
+def parse_config(raw: dict, source: str, default_name: str | None = None) -> ExperimentConfig:
+    """Check keys and types; values the game declares are checked against its declarations."""
+    for key in raw:
+        if key not in TOP_KEYS:
+            raise fail(source, key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
+    game = _game(source, raw)
+    decl = get_game(game)
+    name = raw.get("name", default_name or game)
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise fail(source, "name", "a non-empty string of letters, digits, '_', '.', '-'")
+    games = _check_int(source, "games", raw.get("games", DEFAULT_GAMES), 1, MAX_GAMES)
+    seed = _check_int(source, "seed", raw.get("seed", 0), 0, 2**64 - 1)
+    paired = raw.get("paired", True)
+    if not isinstance(paired, bool):
+        raise fail(source, "paired", "true or false")
+    target_ci = _target_ci(source, raw.get("target_ci"))
+    chunk = raw.get("chunk_games")
+    if chunk is not None:
+        chunk = _check_int(source, "chunk_games", chunk, 1, MAX_GAMES)
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise fail(source, "description", "a string")
+    players = _players(source, decl, raw.get("players", decl.min_players))
+    bots = _bots(source, raw.get("bots", decl.default_bot))
+    roles, swept_roles = _roles(source, decl, raw.get("roles", decl.role_modes[0]))
+    params = _params(source, decl, raw.get("params", {}))
+    mode = _mode(source, raw.get("sweep", {}))
+    return ExperimentConfig(
+        source=source,
+        raw=raw,
+        name=name,
+        game=game,
+        games=games,
+        seed=seed,
+        players=players,
+        bots=bots,
+        roles=roles,
+        params=params,
+        mode=mode,
+        paired=paired,
+        target_ci=target_ci,
+        chunk_games=chunk,
+        swept_roles=swept_roles,
+        description=description,
+    )
+
+
+def _game(source: str, raw: dict) -> str:
+    if "game" not in raw:
+        raise fail(source, "game", f"missing; one of {', '.join(GAME_MODULES)}")
+    game = raw["game"]
+    if not isinstance(game, str) or game not in GAME_MODULES:
+        raise fail(source, "game", f"{game!r} is not a game; one of {', '.join(GAME_MODULES)}")
+    return game
+
+
+def _check_int(source, key, value, low, high, option=None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        where = option or f"key '{key}'"
+        raise ConfigError(
+            f"{source}: {where}: {value!r} is not allowed: an integer in [{low}, {high}]"
+        )
+    return value
+
+
+def _target_ci(source: str, value) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 0.5:
+        raise fail(source, "target_ci", f"{value!r} is not allowed: a number in (0, 0.5]")
+    return float(value)
+
+
+def _is_list(value) -> bool:
+    return isinstance(value, list)
+
+
+def _players(source: str, decl, value):
+    values = value if _is_list(value) else [value]
+    if _is_list(value):
+        _check_axis(source, "players", value)
+    for v in values:
+        try:
+            decl.check_players(v)
+        except SetupError as exc:
+            raise fail(source, "players", str(exc)) from None
+    return tuple(value) if _is_list(value) else value
+
+
+def _bots(source: str, value):
+    """A string (one bot, or one per seat comma-joined), or a list of them (a sweep)."""
+    values = value if _is_list(value) else [value]
+    if _is_list(value):
+        _check_axis(source, "bots", value)
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise fail(
+                source,
+                "bots",
+                f"{v!r} is not allowed: a bot name, 'a,b,...' one per seat, or a list of these",
+            )
+    return tuple(value) if _is_list(value) else value
+
+
+def _roles(source: str, decl, value):
+    """``random``/``draft``, a fixed list by seat, or a sweep (a list with modes or lists)."""
+    allowed = (
+        f"one of {', '.join(decl.role_modes)}"
+        + (f", a list of {decl.role_label}s by seat" if decl.roles else "")
+        + ", or a list of these to sweep"
+    )
+    if isinstance(value, str):
+        return value, False
+    if not _is_list(value) or not value:
+        raise fail(source, "roles", f"{value!r} is not allowed: {allowed}")
+    sweep = any(_is_list(v) or v in ("random", "draft") for v in value)
+    if not sweep:
+        _check_role_list(source, value, allowed)
+        return tuple(value), False
+    _check_axis(source, "roles", value)
+    for v in value:
+        if _is_list(v):
+            _check_role_list(source, v, allowed)
+        elif not isinstance(v, str):
+            raise fail(source, "roles", f"{v!r} is not allowed: {allowed}")
+    return tuple(tuple(v) if _is_list(v) else v for v in value), True
+
+
+def _check_role_list(source, value, allowed):
+    if not value or not all(isinstance(v, str) for v in value):
+        raise fail(source, "roles", f"{value!r} is not allowed: {allowed}")
+
+
+def _params(source: str, decl, table) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise fail(source, "params", "a table of parameter overrides ([params])")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        where = f"params.{key}"
+        try:
+            param = decl.params.get(key)
+        except ParamError:
+            known = ", ".join(decl.params.names()) or "(none)"
+            raise fail(source, where, f"unknown parameter of {decl.id}; known: {known}") from None
+        if _is_list(value):
+            _check_axis(source, where, value)
+        for v in value if _is_list(value) else [value]:
+            if isinstance(v, list | dict):
+                raise fail(source, where, f"{v!r} is not allowed: {param.allowed()}")
+            try:
+                param.validate(v)
+            except ParamError as exc:
+                raise fail(source, where, str(exc)) from None
+        if _is_list(value):
+            out[key] = tuple(param.validate(v) for v in value)
+            _check_axis(source, where, list(out[key]))  # 1 and 1.0 are one int value
+        else:
+            out[key] = value
+    return out
+
+
+def _check_axis(source: str, key: str, values: list) -> None:
+    if not values:
+        raise fail(source, key, "an empty list sweeps nothing; give a value or a non-empty list")
+    seen = set()
+    for v in values:
+        marker = (type(v).__name__, repr(v))  # 1 and 1.0 and true stay distinct values
+        if marker in seen:
+            raise fail(source, key, f"{v!r} is listed twice; each swept value once")
+        seen.add(marker)
+
+
+def _mode(source: str, table) -> str:
+    if not isinstance(table, dict):
+        raise fail(source, "sweep", "a table ([sweep]) with key mode = grid | zip")
+    for key in table:
+        if key not in SWEEP_KEYS:
+            raise fail(source, f"sweep.{key}", f"unknown key; allowed: {', '.join(SWEEP_KEYS)}")
+    mode = table.get("mode", "grid")
+    if mode not in MODES:
+        raise fail(source, "sweep.mode", f"{mode!r} is not allowed: one of {', '.join(MODES)}")
+    return mode
