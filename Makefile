@@ -20,7 +20,7 @@ demo: $(STAMP)
 	@echo "report: runs/demo/report/report.html and runs/demo/report/summary.md"
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/menhir bench --out benchmarks/results.txt

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 
 from experiments.config import UserError
 
+CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
+
 
 class InlineBackend:
     """One job: play each chunk here, when it is submitted (no worker start-up cost)."""
@@ -71,7 +73,7 @@ class DaskBackend:
             )
             scheduler = self.cluster.scheduler_address
         try:
-            self.client = Client(scheduler, timeout="20s")
+            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             self.close()
             raise UserError(f"--scheduler {scheduler}: cannot connect ({exc})") from None

@@ -97,7 +97,7 @@ def runner_seconds(games: int, jobs: int, root: Path):
     With one job every game is played in this process, so its CPU time is the runner's whole
     cost, unaffected by other programs sharing the machine."""
     _fresh_pool()
-    out = root / f"run-{games}-{jobs}"
+    out = root / f"run-{games}-{jobs}-{len(list(root.iterdir()))}"
     start, cpu = time.perf_counter(), time.process_time()
     report = run_experiment(bench_config(games), out, jobs=jobs, progress=False)
     return time.perf_counter() - start, time.process_time() - cpu, report
@@ -112,6 +112,7 @@ def run_bench(
     big_games: int = 1_000_000,
     jobs: int | None = None,
     out: str | None = None,
+    repeats: int = 2,
 ) -> list[str]:
     """Measure and print the runner figures; append them to ``out`` when given."""
     jobs = jobs or os.cpu_count() or 1
@@ -123,13 +124,17 @@ def run_bench(
 
     with tempfile.TemporaryDirectory(prefix="menhir-bench-") as tmp:
         root = Path(tmp)
-        raw, raw_cpu = raw_seconds(games)
-        emit(f"runner bench: {GAME} {PLAYERS}p greedy, random roles")
+        emit(f"runner bench: {GAME} {PLAYERS}p greedy, random roles, best of {repeats}")
+        raws, ones = [], []
+        for _ in range(repeats):  # interleaved, so a busy spell on the machine hits both
+            raws.append(raw_seconds(games))
+            ones.append(runner_seconds(games, 1, root)[:2])
+        raw, raw_cpu = min(r[0] for r in raws), min(r[1] for r in raws)
+        one, one_cpu = min(r[0] for r in ones), min(r[1] for r in ones)
         emit(
             f"raw kernel, 1 process: {games} games in {raw:.1f} s = {games / raw:.0f} games/s "
             f"(CPU {raw_cpu:.1f} s)"
         )
-        one, one_cpu, _ = runner_seconds(games, 1, root)
         overhead = one_cpu / raw_cpu - 1
         verdict = "ok" if overhead <= 0.10 else "OVER the 10% target"
         emit(
@@ -153,7 +158,7 @@ def run_bench(
                 f"games/s; speed-up {speedup:.2f}x over 1 job{target}"
             )
         big, _, report = runner_seconds(big_games, jobs, root)
-        run_dir = root / f"run-{big_games}-{jobs}"
+        run_dir = report.path
         files = len(list((run_dir / "games").rglob("*.parquet")))
         emit(
             f"big run, {jobs} jobs: {big_games} games, parquet written, in {big:.1f} s "
@@ -182,8 +187,9 @@ def main(argv=None) -> None:
     parser.add_argument("--big-games", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args(argv)
-    run_bench(args.games, args.big_games, args.jobs, args.out)
+    run_bench(args.games, args.big_games, args.jobs, args.out, args.repeats)
 
 
 if __name__ == "__main__":

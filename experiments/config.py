@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,13 +109,7 @@ class ExperimentConfig:
         if games is None:
             return self
         _check_int(self.source, "games", games, 1, MAX_GAMES, option="--games")
-        return _replace(self, games=int(games))
-
-
-def _replace(cfg: ExperimentConfig, **changes) -> ExperimentConfig:
-    from dataclasses import replace
-
-    return replace(cfg, **changes)
+        return replace(self, games=int(games))
 
 
 def fail(source: str, key: str, what: str) -> ConfigError:

@@ -23,6 +23,7 @@ import resource
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -531,31 +532,37 @@ def run_experiment(
     if resumed:
         store = RunStore.open(out)
         _check_same_run(store, cfg, variants)
+        work_left = any(e["stop_reason"] is None for e in store.manifest["variants"])
     else:
-        chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
-        store = RunStore.create(out, new_manifest(cfg, variants, chunk, config_path))
-    store.manifest["sessions"].append(_session(backend, jobs, scheduler, resumed))
-    store.manifest["status"] = "running"
-    store.save()
-
-    total = sum(e["games_planned"] for e in store.manifest["variants"])
-    done = sum(
-        e["games_planned"] if e["stop_reason"] else e["games_done"]
-        for e in store.manifest["variants"]
-    )
-    bar = Progress(total, done, enabled=progress)
-    runner = Runner(store, cfg, variants, bar)
-    try:
-        runner.restore()
-        if any(not r.stopped for r in runner.runs):
-            with make_backend(backend, jobs, scheduler) as executor:
-                report = runner.execute(executor)
+        RunStore.check_absent(out)
+        work_left = True
+    # the backend first: a scheduler that cannot be reached leaves nothing behind
+    with make_backend(backend, jobs, scheduler) if work_left else nullcontext() as executor:
+        if resumed:
+            store.tidy()
         else:
-            report = runner.report
-        store.finish()
-    finally:
-        bar.close()
+            chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
+            store = RunStore.create(out, new_manifest(cfg, variants, chunk, config_path))
+        store.manifest["sessions"].append(_session(backend, jobs, scheduler, resumed))
+        store.manifest["status"] = "running"
+        store.save()
+        bar = Progress(*_progress_totals(store.manifest), enabled=progress)
+        runner = Runner(store, cfg, variants, bar)
+        try:
+            runner.restore()
+            report = runner.execute(executor) if work_left else runner.report
+            store.finish()
+        finally:
+            bar.close()
     return report
+
+
+def _progress_totals(manifest: dict) -> tuple[int, int]:
+    """(games planned, games already done or not needed) over all variants."""
+    entries = manifest["variants"]
+    total = sum(e["games_planned"] for e in entries)
+    done = sum(e["games_planned"] if e["stop_reason"] else e["games_done"] for e in entries)
+    return total, done
 
 
 def probe(cfg: ExperimentConfig, variants: list[Variant]) -> None:

@@ -57,15 +57,20 @@ class RunStore:
     def tmp(self) -> Path:
         return self.root / ".tmp"
 
-    @classmethod
-    def create(cls, root: str | Path, manifest: dict) -> RunStore:
-        """Make a new run directory holding ``manifest``; an existing one is a UserError."""
-        root = Path(root)
-        if root.exists():
+    @staticmethod
+    def check_absent(root: str | Path) -> None:
+        """A new run never writes into an existing directory."""
+        if Path(root).exists():
             raise UserError(
                 f"{root}: run directory already exists; use --resume to complete it, "
                 "or choose another --out"
             )
+
+    @classmethod
+    def create(cls, root: str | Path, manifest: dict) -> RunStore:
+        """Make a new run directory holding ``manifest``; an existing one is a UserError."""
+        root = Path(root)
+        cls.check_absent(root)
         building = partial_dir(root)
         shutil.rmtree(building, ignore_errors=True)  # a previous attempt killed mid-creation
         try:
@@ -84,21 +89,25 @@ class RunStore:
 
     @classmethod
     def open(cls, root: str | Path) -> RunStore:
-        """Reopen a run directory for resuming: read its manifest and drop unlisted files."""
+        """Reopen a run directory for resuming: read its manifest (nothing is changed yet)."""
         store = cls(root)
         path = store.root / MANIFEST
         if not path.is_file():
             raise UserError(f"{store.root}: not a menhir run directory (no {MANIFEST})")
         try:
             store.manifest = json.loads(path.read_text())
-            variants = store.manifest["variants"]
+            for variant in store.manifest["variants"]:
+                variant["id"], variant["chunks"], variant["stop_reason"]
         except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
             raise UserError(f"{path}: corrupt manifest (not the JSON menhir writes)") from None
-        store.tmp.mkdir(exist_ok=True)
-        for stale in store.tmp.iterdir():
-            stale.unlink()
-        store._remove_unlisted(variants)
         return store
+
+    def tidy(self) -> None:
+        """Before resuming: drop temporary files and chunk files the manifest does not list."""
+        self.tmp.mkdir(exist_ok=True)
+        for stale in self.tmp.iterdir():
+            stale.unlink()
+        self._remove_unlisted(self.manifest["variants"])
 
     def _remove_unlisted(self, variants: list[dict]) -> None:
         for variant in variants:

@@ -1,0 +1,5 @@
+"""Reports: plots, tables and plain-words findings from menhir run directories."""
+
+from reports.report import ReportError, make_report
+
+__all__ = ["ReportError", "make_report"]

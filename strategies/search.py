@@ -21,6 +21,15 @@ limits the candidates to greedy's pick plus random others; ``horizon`` stops a r
 many further turns (a turn ends when the deciding seat changes), which is what keeps long games
 affordable; forced moves (one legal action) cost no rollout.
 
+Choosing. Flat Monte Carlo with few rollouts over many candidates crowns noise (the winner's
+curse): on Celtic Trader an unguarded search lost most games to the greedy policy it rolls out
+with. So with the equal split each candidate gets at least ``MIN_PER_CANDIDATE`` rollouts (fewer
+candidates otherwise, greedy's pick always among them; under 8 rollouts the bot plays greedy),
+and an alternative replaces greedy's pick only when its paired mean gain clears ``keep`` plus
+``z`` standard errors. UCB1 (``ucb > 0``) plays the best mean (plus ``keep``) instead. MCTS/UCT
+was not implemented: tree reuse needs per-game state hashing, and the flat search already meets
+the Celtic Trader target.
+
 Rollout value, from the searching seat's point of view, on the game's ``scores`` kernel (the
 score each seat would have if the game ended now, so a rollout stopped at the horizon is judged
 on the same scale as a finished one)::

@@ -19,7 +19,6 @@ from sim.core.params import Param, ParamError, ParamSet, parse_value
 # folder plays complete games.
 GAME_MODULES: dict[str, str] = {
     "celtic_trader": "sim.games.celtic_trader",
-    "celtae": "sim.games.celtae",
     "celtica": "sim.games.celtica",
 }
 

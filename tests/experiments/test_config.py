@@ -104,6 +104,16 @@ def test_option_errors_exit_2(runner, write_config, tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+def test_unreachable_scheduler_exit_2_and_no_directory(runner, write_config, tmp_path, monkeypatch):
+    monkeypatch.setattr("experiments.backends.CONNECT_TIMEOUT", "1s")
+    out = tmp_path / "run"
+    args = ["run", str(write_config()), "--out", str(out), "--backend", "dask"]
+    result = runner.invoke(cli, [*args, "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert "--scheduler tcp://127.0.0.1:9: cannot connect" in result.output
+    assert not out.exists()
+
+
 def test_existing_directory_needs_resume(runner, write_config, tmp_path):
     path = write_config()
     out = tmp_path / "run"

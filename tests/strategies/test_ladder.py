@@ -50,7 +50,7 @@ def test_elo_orders_a_chain_and_stays_finite_when_a_level_wins_everything():
     wins = np.array([[0, 0, 0], [50, 0, 20], [50, 30, 0]], float)
     elo = fit_elo(wins, games)
     assert np.all(np.isfinite(elo)) and elo[0] < elo[1] < elo[2]
-    # a level that met only one other level still gets a rating between its neighbours' data
+    # two levels: the fit is the closed form, virtual drawn game included
     sparse = fit_elo(np.array([[0, 10.0], [30.0, 0]]), np.array([[0, 40.0], [40.0, 0]]))
     assert sparse[1] == pytest.approx(400 * np.log10(30.5 / 10.5), rel=1e-6)
 

@@ -131,6 +131,18 @@ def test_search_that_keeps_greedys_pick_replays_the_greedy_game(toy, game_id):
         assert kept.filter(kept["seat"] == 0)["strategy"].unique().to_list() == [spec]
 
 
+def test_too_few_rollouts_to_compare_two_candidates_plays_greedy(toy):
+    """Winner's-curse guard: under 2 * MIN_PER_CANDIDATE rollouts the search keeps greedy's
+    pick, so the game is the greedy game; at 8 it does think and the games differ."""
+    plain = play_batch(make_setup("toy_pig", 2, {}, "greedy"), range(200), root_seed=6)[1]
+    few = play_batch(make_setup("toy_pig", 2, {}, "search:rollouts=7:z=0"), range(200), root_seed=6)
+    assert few[1]["score"].to_list() == plain["score"].to_list()
+    some = play_batch(
+        make_setup("toy_pig", 2, {}, "search:rollouts=8:z=0"), range(200), root_seed=6
+    )
+    assert some[1]["score"].to_list() != plain["score"].to_list()
+
+
 def test_search_beats_the_greedy_policy_it_rolls_out_with(toy):
     """Seeded, seats swapped, same deals: measured 0.69 at 2000 games; tolerance 0.55."""
     share = 0.0

@@ -14,7 +14,7 @@ def test_declaration_matches_the_contract():
     assert g.roles == ("fastest", "trusted", "haggler", "strongest", "wanderer", "versatile")
     assert g.end_reasons == ("all_conquered", "supply_exhausted", "turn_limit", "turn_cap")
     assert g.score_components == ("vp", "role")
-    assert [(b.name, b.code) for b in g.bots] == [("random", 0), ("greedy", 1)]
+    assert [(b.name, b.code) for b in g.bots] == [("random", 0), ("greedy", 1), ("search", 2)]
     assert g.role_modes == ("random", "draft") and (g.min_players, g.max_players) == (2, 5)
     assert [PARAMS.defaults(p)["romans_in_play"] for p in (2, 3, 4, 5)] == [14, 13, 12, 11]
     assert PARAMS.defaults(4)["turn_limit"] == 0
