@@ -1,140 +1,53 @@
 """Reports: what a designer reads after a run (game-agnostic, from the contract's columns).
 
-`make_report(run_dirs, out)` reads each run directory lazily with polars, computes win rates by
-seat and by role with Wilson 95% intervals against the fair share, score components, game
-length and end reasons, and writes report.html (images embedded), summary.md, PNGs and CSVs
-into a temporary directory that is renamed into place only when everything succeeded.
+`make_report(run_dirs, out)` scans each run directory lazily with polars and collects only
+aggregated tables: win rates by seat, role and side with Wilson 95% intervals against the fair
+share; variant-vs-baseline differences per role and for seat 0 (paired on the game index when
+the variants used common random numbers) with Holm-corrected tests and chi-square tests; balance
+measures per variant; stalemates; score components, game length and end reasons. It writes
+report.html (tables and images embedded), summary.md, PNGs and CSVs into a temporary directory
+that is renamed into place only when everything succeeded.
 """
 
 from __future__ import annotations
 
 import base64
-import json
+import html
 import shutil
 import tempfile
 from pathlib import Path
 
-import matplotlib
+import polars as pl
+import seaborn as sns
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-import seaborn as sns  # noqa: E402
-from statsmodels.stats.multitest import multipletests  # noqa: E402
-from statsmodels.stats.proportion import proportion_confint, proportions_ztest  # noqa: E402
+from reports import plots, stats
+from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
+from reports.plots import PALETTE
+from reports.stats import wilson, win_table
 
-PALETTE = "colorblind"
+__all__ = ["PALETTE", "ReportError", "load_run", "make_report", "wilson", "win_table"]
 
 
-class ReportError(ValueError):
-    """A missing, empty or corrupt run directory: one line naming the path."""
-
-
-def load_run(run_dir: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
-    """Manifest, games and players of one run (collected from lazy scans)."""
-    if not run_dir.is_dir():
-        raise ReportError(f"{run_dir}: no such run directory")
-    manifest_path = run_dir / "manifest.json"
+def _collect(frames: list[pl.LazyFrame], runs: list[Run]) -> list[pl.DataFrame]:
+    """Collect small aggregated queries together; a read failure becomes a ReportError."""
     try:
-        manifest = json.loads(manifest_path.read_text())
-    except FileNotFoundError:
-        raise ReportError(f"{manifest_path}: missing (not a menhir run directory)") from None
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{manifest_path}: corrupt JSON ({exc.msg})") from None
-    frames = []
-    for table in ("games", "players"):
-        files = sorted((run_dir / table).glob("variant=*/*.parquet"))
-        if not files:
-            raise ReportError(f"{run_dir / table}: no finished games in this run")
-        for f in files:
-            try:
-                pl.read_parquet_schema(f)
-            except Exception:
-                raise ReportError(f"{f}: corrupt parquet file") from None
-        lazy = pl.scan_parquet(files, hive_partitioning=False)
-        try:
-            frames.append(lazy.collect())
-        except Exception as exc:
-            raise ReportError(f"{run_dir / table}: unreadable parquet ({exc})") from None
-    label = manifest.get("name") or run_dir.name
-    games, players = (f.with_columns(pl.lit(label).alias("run")) for f in frames)
-    return manifest, games, players
-
-
-def wilson(wins: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
-    return np.asarray(lo), np.asarray(hi)
-
-
-def win_table(players: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Win rate, its Wilson interval and a test against the fair share, per group."""
-    t = (
-        players.group_by(["run", "variant", *by])
-        .agg(
-            pl.len().alias("n"),
-            pl.col("win").sum().alias("wins"),
-            pl.col("score").mean().alias("mean_score"),
-            (1.0 / pl.col("players_n").first()).alias("fair"),
-        )
-        .sort(["run", "variant", *by])
-    )
-    n, w, fair = t["n"].to_numpy(), t["wins"].to_numpy(), t["fair"].to_numpy()
-    lo, hi = wilson(w, n)
-    pvals = np.array(
-        [
-            proportions_ztest(wi, ni, value=fi, prop_var=fi)[1] if ni > 0 else 1.0
-            for wi, ni, fi in zip(w, n, fair, strict=True)
-        ]
-    )
-    reject = multipletests(pvals, method="holm")[0] if len(pvals) else pvals
-    return t.with_columns(
-        (pl.col("wins") / pl.col("n")).alias("win_rate"),
-        pl.Series("ci_low", lo),
-        pl.Series("ci_high", hi),
-        pl.Series("p_holm_significant", reject.astype(bool)),
-    )
-
-
-def _save(fig, out: Path, name: str, images: list) -> None:
-    path = out / f"{name}.png"
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    images.append(path)
-
-
-def _plot_win_bars(table, key, title, out, name, images):
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    labels = [f"{r['variant']} {r[key]}" for r in table.iter_rows(named=True)]
-    rate = table["win_rate"].to_numpy()
-    err = np.vstack([rate - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - rate])
-    colors = sns.color_palette(PALETTE, len(labels))
-    ax.bar(range(len(labels)), rate, yerr=err, color=colors, capsize=3)
-    for x, fair in enumerate(table["fair"].to_numpy()):
-        ax.hlines(fair, x - 0.4, x + 0.4, colors="black", linestyles="dashed")
-    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
-    ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_xlabel(f"variant and {key}")
-    ax.set_title(title + " (dashed: fair share 1/players)")
-    _save(fig, out, name, images)
+        return pl.collect_all(frames, engine="streaming")
+    except Exception as exc:
+        where = ", ".join(str(r.path) for r in runs)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ReportError(f"{where}: unreadable parquet ({first})") from None
 
 
 def make_report(run_dirs, out=None) -> Path:
     """Write the report of one or more run directories; return the report directory."""
     run_dirs = [Path(d) for d in run_dirs]
-    loaded = [load_run(d) for d in run_dirs]
+    runs = load_runs(run_dirs)
     out = Path(out) if out else run_dirs[0] / "report"
-    games = pl.concat([g for _, g, _ in loaded], how="diagonal_relaxed")
-    players = pl.concat([p for _, _, p in loaded], how="diagonal_relaxed")
-    players = players.join(
-        games.select("run", "variant", "game", pl.col("players").alias("players_n")),
-        on=["run", "variant", "game"],
-    )
+    tables = analyse(runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
     try:
-        _write(loaded, games, players, tmp)
+        _write(runs, tables, tmp)
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
@@ -144,143 +57,295 @@ def make_report(run_dirs, out=None) -> Path:
     return out
 
 
-def _write(loaded, games, players, out: Path) -> None:
+def _with_keys(table: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+    return keys.select("order", *KEY, "label").join(table, on=KEY, how="inner").sort("order")
+
+
+def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
+    """Every table of the report, computed from lazy scans (only aggregates are collected)."""
+    games = pl.concat([r.games for r in runs], how="diagonal_relaxed")
+    players = pl.concat([r.players for r in runs], how="diagonal_relaxed")
+    pts = [c for c in players.collect_schema().names() if c.startswith("pts_")]
+    agg, info, stall, lengths, ends = _collect(
+        [
+            stats.players_lazy(players, pts),
+            stats.games_lazy(games),
+            stats.stalemates_lazy(games, players),
+            stats.length_counts_lazy(games),
+            stats.end_counts_lazy(games),
+        ],
+        runs,
+    )
+    keys = variant_keys(runs, info.select(KEY))
+    base = keys.row(0, named=True)
+    has_roles = agg["role"].null_count() < agg.height
+    group = "role" if has_roles else "seat"
+    param = _swept_param(runs, games)
+    lazy2 = [stats.seed_match_lazy(games, base), stats.score_quantiles_lazy(players, group)]
+    if param:
+        lazy2.append(games.select(*KEY, param).unique())
+    seeds, quantiles, *values = _collect(lazy2, runs)
+    paired_keys = _paired_keys(seeds, info, keys)
+    paired = {}
+    if paired_keys.height:
+        units = ["role", "seat"] if has_roles else ["seat"]
+        roles = sorted(agg["role"].drop_nulls().unique().to_list())
+        lazies = [stats.paired_lazy(players, u, base, paired_keys, roles) for u in units]
+        paired = dict(zip(units, _collect(lazies, runs), strict=True))
+
+    by_seat = win_table(agg, ["seat"], info, keys)
+    by_role = win_table(agg.filter(pl.col("role").is_not_null()), ["role"], info, keys)
+    by_side = win_table(agg.filter(pl.col("side").is_not_null()), ["role", "side"], info, keys)
+    unit_tables = {"seat": by_seat.filter(pl.col("seat") == 0)}
+    if has_roles:
+        unit_tables = {"role": by_role, **unit_tables}
+    diff = stats.differences(unit_tables, paired, keys)
+    chi = stats.chi_square(by_role, by_seat, keys)
+    bal = stats.balance(by_role, by_seat, info, stall, keys)
+    comp_keys = [*KEY, group]
+    components = (
+        agg.filter(pl.col(group).is_not_null())
+        .group_by(comp_keys)
+        .agg([(pl.col(c).sum() / pl.col("n").sum()).alias(c) for c in pts])
+    )
+    cells = (
+        agg.filter(pl.col("role").is_not_null())
+        .group_by(["role", "seat"])
+        .agg((pl.col("wins").sum() / pl.col("n").sum()).alias("win"))
+    )
+    sweep = None
+    if param and has_roles:
+        sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    return {
+        "keys": keys,
+        "info": info,
+        "win_by_seat": by_seat,
+        "win_by_role": by_role,
+        "win_by_role_side": by_side,
+        "game_length": _with_keys(info.select(*KEY, "games", "mean_rounds", "mean_turns"), keys),
+        "end_reasons": _with_keys(ends, keys).sort(["order", "end_reason"]),
+        "score_components": _with_keys(components, keys).sort(["order", group]),
+        "variant_differences": diff,
+        "chi_square": chi,
+        "balance": bal,
+        "stalemates": _with_keys(stall, keys),
+        "_lengths": _with_keys(lengths, keys),
+        "_quantiles": quantiles,
+        "_cells": cells,
+        "_sweep": sweep,
+        "_meta": pl.DataFrame(
+            {"group": [group], "param": [param], "bots": [", ".join(_bots(agg))]},
+            schema={"group": pl.String, "param": pl.String, "bots": pl.String},
+        ),
+    }
+
+
+def _bots(agg: pl.DataFrame) -> list[str]:
+    return sorted(agg["strategy"].drop_nulls().unique().to_list())
+
+
+def _swept_param(runs: list[Run], games: pl.LazyFrame) -> str | None:
+    columns = games.collect_schema().names()
+    swept = runs[0].manifest.get("swept") or []
+    return next((s for s in swept if isinstance(s, str) and s in columns), None)
+
+
+def _paired_keys(seeds: pl.DataFrame, info: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+    """Variants compared with the baseline on common random numbers.
+
+    Both runs' manifests must say `paired`, the baseline's run too, and every shared game index
+    must carry the same seed in both variants (so runs with another seed are never paired).
+    """
+    base_paired = keys["paired_run"][0]
+    ok = seeds.filter((pl.col("matched") > 0) & (pl.col("same") == pl.col("matched")))
+    return (
+        keys.slice(1)
+        .filter(pl.col("paired_run") & pl.lit(base_paired))
+        .join(ok.select(KEY), on=KEY, how="semi")
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _write(runs: list[Run], t: dict, out: Path) -> None:
     sns.set_theme(style="whitegrid", palette=PALETTE)
     images: list[Path] = []
-    manifest = loaded[0][0]
-    by_seat = win_table(players, ["seat"])
-    has_roles = players["role"].null_count() < players.height
-    by_role = win_table(players.filter(pl.col("role").is_not_null()), ["role"])
-    by_side = win_table(players.filter(pl.col("side").is_not_null()), ["role", "side"])
-    length = (
-        games.group_by(["run", "variant"])
-        .agg(
-            pl.len().alias("games"),
-            pl.col("rounds").mean().alias("mean_rounds"),
-            pl.col("turns").mean().alias("mean_turns"),
-        )
-        .sort(["run", "variant"])
-    )
-    ends = (
-        games.group_by(["run", "variant", "end_reason"])
-        .agg(pl.len().alias("games"))
-        .sort(["run", "variant", "end_reason"])
-    )
-    pts = [c for c in players.columns if c.startswith("pts_")]
-    group = "role" if has_roles else "seat"
-    components = players.group_by(["variant", group]).agg([pl.col(c).mean() for c in pts])
-    components = components.sort(["variant", group])
+    meta = t["_meta"].row(0, named=True)
+    group, param = meta["group"], meta["param"]
+    for name, table in t.items():
+        if not name.startswith("_") and name not in ("keys", "info") and table.height:
+            table.drop("order", strict=False).write_csv(out / f"{name}.csv")
 
-    for name, table in [
-        ("win_by_seat", by_seat),
-        ("win_by_role", by_role),
-        ("win_by_role_side", by_side),
-        ("game_length", length),
-        ("end_reasons", ends),
-        ("score_components", components),
-    ]:
-        if table.height:
-            table.write_csv(out / f"{name}.csv")
-
-    _plot_win_bars(by_seat, "seat", "Win rate by seat", out, "win_by_seat", images)
-    if has_roles:
-        _plot_win_bars(by_role, "role", "Win rate by role", out, "win_by_role", images)
-        heat = (
-            players.filter(pl.col("role").is_not_null())
-            .group_by(["role", "seat"])
-            .agg(pl.col("win").mean())
-            .sort(["role", "seat"])
-            .to_pandas()
-            .pivot(index="role", columns="seat", values="win")
-        )
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        sns.heatmap(
-            heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"}
-        )
-        ax.set_title("Win rate by role and seat (all variants)")
-        ax.set_xlabel("seat (0 = first player)")
-        ax.set_ylabel("role")
-        _save(fig, out, "role_seat_heatmap", images)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    sns.boxplot(data=players.select(group, "score").to_pandas(), x=group, y="score", ax=ax)
-    ax.set_title(f"Final score distribution by {group}")
-    _save(fig, out, "score_distribution", images)
+    plots.win_bars(t["win_by_seat"], "seat", "Win rate by seat", out, "win_by_seat", images)
+    if group == "role":
+        plots.win_bars(t["win_by_role"], "role", "Win rate by role", out, "win_by_role", images)
+        plots.heatmap(t["_cells"], out, images)
+    if t["variant_differences"].height:
+        plots.differences(t["variant_differences"], out, images)
+    plots.balance(t["balance"], out, images)
+    plots.score_boxes(t["_quantiles"], group, out, images)
+    pts = [c for c in t["score_components"].columns if c.startswith("pts_")]
     if pts:
-        comp = players.group_by(group).agg([pl.col(c).mean() for c in pts]).sort(group)
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        comp.to_pandas().set_index(group).plot.bar(
-            stacked=True, ax=ax, color=sns.color_palette(PALETTE, len(pts))
+        comp = t["score_components"]
+        pooled = t["win_by_" + group].select(*KEY, group, "n")
+        comp = (
+            comp.join(pooled, on=[*KEY, group])
+            .group_by(group)
+            .agg([((pl.col(c) * pl.col("n")).sum() / pl.col("n").sum()).alias(c) for c in pts])
+            .sort(group)
         )
-        ax.set_ylabel("mean points")
-        ax.set_title(f"Where the points come from: mean score components by {group}")
-        _save(fig, out, "score_components", images)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    sns.histplot(data=games.to_pandas(), x="rounds", hue="variant", element="step", ax=ax)
-    ax.set_title("Game length in rounds, by variant")
-    ax.set_xlabel("rounds")
-    ax.set_ylabel("games")
-    _save(fig, out, "game_length", images)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ends_pd = ends.to_pandas().pivot(index="variant", columns="end_reason", values="games")
-    ends_pd.div(ends_pd.sum(axis=1), axis=0).plot.bar(stacked=True, ax=ax)
-    ax.set_ylabel("share of games")
-    ax.set_title("How games end, by variant")
-    _save(fig, out, "end_reasons", images)
-    swept = manifest.get("swept") or []
-    param = next((s for s in swept if s in games.columns), None)
-    if param and has_roles:
-        table = by_role.join(games.select("variant", param).unique(), on="variant")
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        for (role,), rows in table.sort(param).group_by(["role"], maintain_order=True):
-            x = rows[param].to_numpy()
-            ax.plot(x, rows["win_rate"], marker="o", label=role)
-            ax.fill_between(x, rows["ci_low"], rows["ci_high"], alpha=0.2)
-        ax.set_xlabel(param)
-        ax.set_ylabel("win rate (95% band)")
-        ax.set_title(f"Role win rate against {param}")
-        ax.legend()
-        _save(fig, out, "win_by_role_sweep", images)
+        plots.components(comp, group, pts, out, images)
+    plots.game_length(t["_lengths"], out, images)
+    plots.end_reasons(t["end_reasons"], out, images)
+    if t["_sweep"] is not None and t["_sweep"].height:
+        plots.role_sweep(t["_sweep"], param, out, images)
 
-    summary = _summary(loaded, games, players, by_seat, by_role, length)
+    summary = summary_text(runs, t, meta["bots"])
     (out / "summary.md").write_text(summary)
-    html = [
-        "<html><head><meta charset='utf-8'><title>menhir report</title></head><body>",
+    (out / "report.html").write_text(_html(summary, t, images))
+
+
+_HTML_TABLES = [
+    ("Balance per variant", "balance"),
+    ("Variant vs baseline: win-rate differences", "variant_differences"),
+    ("Chi-square tests across variants", "chi_square"),
+    ("Win rate by role", "win_by_role"),
+    ("Win rate by seat", "win_by_seat"),
+]
+
+
+def _html_table(table: pl.DataFrame) -> str:
+    frame = table.drop("order", "run", "variant", strict=False).to_pandas()
+    return frame.to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0)
+
+
+def _html(summary: str, t: dict, images: list[Path]) -> str:
+    parts = [
+        "<html><head><meta charset='utf-8'><title>menhir report</title>",
+        "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
+        "table{border-collapse:collapse;font-size:small}td,th{padding:2px 8px;"
+        "border-bottom:1px solid #ccc;text-align:right}</style></head><body>",
         "<pre>",
-        summary.replace("&", "&amp;").replace("<", "&lt;"),
+        html.escape(summary),
         "</pre>",
     ]
+    for title, name in _HTML_TABLES:
+        if t[name].height:
+            parts += [f"<h2>{html.escape(title)}</h2>", _html_table(t[name])]
     for img in images:
         data = base64.b64encode(img.read_bytes()).decode()
-        html.append(f"<h3>{img.stem}</h3><img src='data:image/png;base64,{data}'/>")
-    html.append("</body></html>")
-    (out / "report.html").write_text("\n".join(html))
+        parts.append(f"<h3>{img.stem}</h3><img src='data:image/png;base64,{data}'/>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
 
 
-def _summary(loaded, games, players, by_seat, by_role, length) -> str:
-    manifest = loaded[0][0]
-    bots = sorted(players["strategy"].unique().to_list())
-    lines = [
-        f"# menhir report: {', '.join(m.get('name', '?') for m, _, _ in loaded)}",
-        "",
-        f"Game `{manifest.get('game')}`; bots: {', '.join(bots)}; "
-        f"{games.height} games; common random numbers: {manifest.get('paired')}.",
-        "",
-    ]
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def compare_label(label: str, base: str) -> str:
+    """'romans_in_play=14' vs 'romans_in_play=11' -> 'romans_in_play 14 vs 11'."""
+    a, b = label.rpartition("("), base.rpartition("(")
+    inner_a = a[2].rstrip(")") if a[1] else label
+    inner_b = b[2].rstrip(")") if b[1] else base
+    ka, _, va = inner_a.partition("=")
+    kb, _, vb = inner_b.partition("=")
+    single = inner_a.count("=") == 1 and inner_b.count("=") == 1 and "," not in va + vb
+    if single and va and vb and ka == kb and ":" not in label + base:
+        return f"{ka} {va} vs {vb}"
+    return f"{label} vs {base}"
+
+
+def _difference_line(r: dict) -> str:
+    who = f"the {r['group']}'s" if r["unit"] == "role" else f"seat {r['group']}'s"
+    sig = "significant after Holm" if r["significant"] else "not significant after Holm"
+    return (
+        f"- {compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
+        f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
+        f"({r['method']}, p = {r['p_holm']:.2g} Holm), {sig}"
+    )
+
+
+def _stalemate_lines(bal: pl.DataFrame) -> list[str]:
+    lines = []
+    for r in bal.filter(pl.col("stalemates") > 0).iter_rows(named=True):
+        lines.append(
+            f"- STALEMATE: variant {r['label']}: {r['stalemates']} of {r['games']} games "
+            f"({r['no_score']} with no one scoring, {r['capped']} ended by a cap)."
+        )
+    return lines
+
+
+def _flags(t: dict) -> list[str]:
     flags = []
-    capped = games.filter(pl.col("end_reason") == "turn_cap").height
-    if capped:
-        flags.append(f"- RULE HOLE? {capped} games ended by the safety cap (`turn_cap`).")
-    for r in by_role.iter_rows(named=True):
+    for r in t["balance"].filter(pl.col("turn_cap_share") > 0).iter_rows(named=True):
+        capped = round(r["turn_cap_share"] * r["games"])
+        flags.append(
+            f"- RULE HOLE? {capped} games of variant {r['label']} ended by the safety cap "
+            "(`turn_cap`)."
+        )
+    for r in t["win_by_role"].iter_rows(named=True):
         if r["wins"] == 0 or r["wins"] == r["n"]:
             what = "never" if r["wins"] == 0 else "always"
-            flags.append(f"- {r['role']} {what} wins in variant {r['variant']} ({r['n']} games).")
-    lines += [
+            flags.append(f"- {r['role']} {what} wins in variant {r['label']} ({r['n']} games).")
+    return flags
+
+
+def summary_text(runs: list[Run], t: dict, bots: str) -> str:
+    info, bal, diff = t["info"], t["balance"], t["variant_differences"]
+    paired = ", ".join(f"{r.name}: {r.manifest.get('paired')}" for r in runs)
+    stalemates = _stalemate_lines(bal)
+    game_ids = dict.fromkeys(str(r.manifest.get("game")) for r in runs)
+    lines = [
+        f"# menhir report: {', '.join(r.name for r in runs)}",
+        "",
+        *([*stalemates, ""] if stalemates else []),
+        f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {int(info['games'].sum())} games; "
+        f"common random numbers: {paired}. Baseline variant: {t['keys']['label'][0]}.",
+        "",
         "## Flags",
         "",
-        *(flags or ["- none: no safety-cap ends, no role always/never wins."]),
+        *(_flags(t) or ["- none: no safety-cap ends, no role always/never wins."]),
         "",
     ]
-    for title, table, key in [("Roles", by_role, "role"), ("Seats", by_seat, "seat")]:
+    if diff.height:
+        sig = diff.filter(pl.col("significant"))
+        lines += ["## Significant differences from the baseline", ""]
+        lines += [_difference_line(r) for r in sig.iter_rows(named=True)] or [
+            f"- none of {diff.height} comparisons is significant after Holm "
+            f"({', '.join(sorted(set(diff['method'])))})."
+        ]
+        lines.append("")
+    chi = t["chi_square"]
+    if chi.height:
+        lines += ["## Chi-square tests across variants", ""]
+        for r in chi.iter_rows(named=True):
+            sig = "significant" if r["significant"] else "not significant"
+            lines.append(
+                f"- {r['test']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, "
+                f"p = {r['p_holm']:.2g} (Holm), {sig}"
+            )
+        lines.append("")
+    lines += ["## Balance", ""]
+    for r in bal.iter_rows(named=True):
+        spread = (
+            f"role spread {100 * r['spread']:.1f} points ({r['best_role']} "
+            f"{100 * r['best_rate']:.1f}% vs {r['worst_role']} {100 * r['worst_rate']:.1f}%); "
+            if r["spread"] is not None
+            else ""
+        )
+        lines.append(
+            f"- {r['label']}: {spread}first-seat advantage {_pts(r['seat0_advantage'])} points "
+            f"[{_pts(r['seat0_adv_low'])}, {_pts(r['seat0_adv_high'])}]; "
+            f"{r['mean_rounds']:.1f} rounds, {r['mean_turns']:.1f} turns; "
+            f"{100 * r['turn_cap_share']:.1f}% turn_cap"
+        )
+    lines.append("")
+    for title, table, key in [
+        ("Roles", t["win_by_role"], "role"),
+        ("Seats", t["win_by_seat"], "seat"),
+    ]:
         if not table.height:
             continue
         lines += [f"## {title}", ""]
@@ -288,14 +353,14 @@ def _summary(loaded, games, players, by_seat, by_role, length) -> str:
             half = (r["ci_high"] - r["ci_low"]) / 2
             sig = "significant" if r["p_holm_significant"] else "not significant"
             lines.append(
-                f"- variant {r['variant']}: {key} {r[key]} wins {100 * r['win_rate']:.1f}% ± "
+                f"- variant {r['label']}: {key} {r[key]} wins {100 * r['win_rate']:.1f}% ± "
                 f"{100 * half:.1f}% of games against a fair {100 * r['fair']:.0f}% ({sig}, Holm)"
             )
         lines.append("")
     lines += ["## Game length", ""]
-    for r in length.iter_rows(named=True):
+    for r in t["game_length"].iter_rows(named=True):
         lines.append(
-            f"- variant {r['variant']}: {r['mean_rounds']:.1f} rounds, "
+            f"- variant {r['label']}: {r['mean_rounds']:.1f} rounds, "
             f"{r['mean_turns']:.1f} turns on average over {r['games']} games"
         )
     return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ from sim.core.params import Param, ParamError, ParamSet, parse_value
 GAME_MODULES: dict[str, str] = {
     "celtic_trader": "sim.games.celtic_trader",
     "celtica": "sim.games.celtica",
+    "celtae": "sim.games.celtae",
 }
 
 

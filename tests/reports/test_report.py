@@ -25,8 +25,13 @@ def run_dir(tmp_path_factory):
     return experiments.run(CONFIG, out, jobs=1, progress=False)
 
 
-def test_report_writes_every_artefact(run_dir, tmp_path):
-    out = make_report([run_dir], tmp_path / "rep")
+@pytest.fixture(scope="module")
+def report_dir(run_dir, tmp_path_factory):
+    return make_report([run_dir], tmp_path_factory.mktemp("rep") / "rep")
+
+
+def test_report_writes_every_artefact(report_dir):
+    out = report_dir
     names = {p.name for p in out.iterdir()}
     for name in [
         "report.html",
@@ -39,6 +44,12 @@ def test_report_writes_every_artefact(run_dir, tmp_path):
         "win_by_role_sweep.png",
         "win_by_seat.csv",
         "win_by_role.csv",
+        "variant_differences.csv",
+        "variant_differences.png",
+        "chi_square.csv",
+        "balance.csv",
+        "balance.png",
+        "stalemates.csv",
     ]:
         assert name in names
     html = (out / "report.html").read_text()
@@ -47,14 +58,27 @@ def test_report_writes_every_artefact(run_dir, tmp_path):
     assert "bots: greedy" in summary and "against a fair 33%" in summary
 
 
-def test_win_rates_match_the_players_table(run_dir, tmp_path):
-    out = make_report([run_dir], tmp_path / "rep")
+def test_win_rates_match_the_players_table(run_dir, report_dir):
+    out = report_dir
     table = pl.read_csv(out / "win_by_seat.csv")
     players = pl.read_parquet(run_dir / "players" / "variant=v0")
     seat0 = players.filter(pl.col("seat") == 0)["win"].mean()
     row = table.filter((pl.col("variant") == "v0") & (pl.col("seat") == 0))
     assert row["win_rate"][0] == pytest.approx(seat0)
     assert row["ci_low"][0] < seat0 < row["ci_high"][0]
+
+
+def test_paired_differences_on_a_real_run(run_dir, report_dir):
+    """Common random numbers deal the same roles in game i of both variants, so the paired
+    mean difference is exactly the difference of the two win rates, on the same games."""
+    diff = pl.read_csv(report_dir / "variant_differences.csv")
+    assert set(diff["method"]) == {"paired"} and diff.height == 6 + 1
+    roles = pl.read_csv(report_dir / "win_by_role.csv")
+    for r in diff.filter(pl.col("unit") == "role").iter_rows(named=True):
+        rate = dict(roles.filter(pl.col("role") == r["group"]).select("variant", "win_rate").rows())
+        assert r["diff"] == pytest.approx(rate["v1"] - rate["v0"])
+        assert r["ci_low"] < r["diff"] < r["ci_high"]
+    assert "Baseline variant: v0 (romans_in_play=11)" in (report_dir / "summary.md").read_text()
 
 
 def test_cli_default_out_is_inside_the_run(run_dir):

@@ -1,0 +1,142 @@
+"""Lazy loading of run directories and the (run, variant) keys the report compares.
+
+Nothing here reads a whole table into memory: each run becomes two polars LazyFrames over its
+parquet files (footers are checked up front so a corrupt file is named before any output), and
+the variant keys — one row per (run, variant) with a readable label — come from the manifests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+GAMES_COLUMNS = ("variant", "game", "seed", "players", "rounds", "turns", "end_reason")
+PLAYERS_COLUMNS = ("variant", "game", "seat", "strategy", "role", "side", "score", "win")
+KEY = ["run", "variant"]
+
+
+class ReportError(ValueError):
+    """A missing, empty or corrupt run directory: one line naming the path."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run directory: its manifest, a unique short name and lazy scans of its tables."""
+
+    path: Path
+    manifest: dict
+    name: str
+    games: pl.LazyFrame
+    players: pl.LazyFrame
+
+
+def _read_manifest(run_dir: Path) -> dict:
+    if not run_dir.is_dir():
+        raise ReportError(f"{run_dir}: no such run directory")
+    manifest_path = run_dir / "manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except FileNotFoundError:
+        raise ReportError(f"{manifest_path}: missing (not a menhir run directory)") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{manifest_path}: corrupt JSON ({exc.msg})") from None
+    if not isinstance(manifest, dict):
+        raise ReportError(f"{manifest_path}: not a JSON object")
+    return manifest
+
+
+def _scan(run_dir: Path, table: str, required: tuple[str, ...], name: str) -> pl.LazyFrame:
+    """Lazy scan of one table after checking every file's footer and the required columns."""
+    files = sorted((run_dir / table).glob("variant=*/*.parquet"))
+    if not files:
+        raise ReportError(f"{run_dir / table}: no finished games in this run")
+    for f in files:
+        try:
+            schema = pl.read_parquet_schema(f)
+        except Exception:
+            raise ReportError(f"{f}: corrupt parquet file") from None
+        missing = [c for c in required if c not in schema]
+        if missing:
+            raise ReportError(f"{f}: missing column(s) {', '.join(missing)}")
+    lazy = pl.scan_parquet(files, hive_partitioning=False, missing_columns="insert")
+    return lazy.with_columns(pl.lit(name).alias("run"))
+
+
+def load_run(run_dir, name: str | None = None) -> Run:
+    """Check a run directory and scan it lazily (no table is collected)."""
+    run_dir = Path(run_dir)
+    manifest = _read_manifest(run_dir)
+    name = name or str(manifest.get("name") or run_dir.name)
+    games = _scan(run_dir, "games", GAMES_COLUMNS, name)
+    players = _scan(run_dir, "players", PLAYERS_COLUMNS, name)
+    return Run(run_dir, manifest, name, games, players)
+
+
+def load_runs(run_dirs) -> list[Run]:
+    """Load several runs; names are the manifests' names, made unique with the directory name."""
+    runs: list[Run] = []
+    seen: set[str] = set()
+    for d in run_dirs:
+        run = load_run(d)
+        name = run.name
+        if name in seen:
+            name = f"{name} ({Path(d).name})"
+        k = 2
+        while name in seen:
+            name, k = f"{run.name} #{k}", k + 1
+        seen.add(name)
+        runs.append(run if name == run.name else load_run(d, name))
+    return runs
+
+
+def _variant_label(entry: dict) -> str:
+    return str(entry.get("label") or entry.get("id"))
+
+
+def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
+    """One row per (run, variant) present in the data, in manifest order, with its label.
+
+    `present` holds the (run, variant) pairs found in the games tables. The label is the
+    manifest's variant label (e.g. `romans_in_play=11`), prefixed by the run name when several
+    runs are compared; `order` 0 is the baseline every other variant is compared with.
+    """
+    rows = []
+    for run in runs:
+        listed_variants = run.manifest.get("variants") or []
+        entries = {v.get("id"): v for v in listed_variants if isinstance(v, dict)}
+        found = present.filter(pl.col("run") == run.name)["variant"].to_list()
+        listed = [v for v in entries if v in found]
+        extra = sorted((v for v in found if v not in entries), key=_natural)
+        for vid in listed + extra:
+            label = _variant_label(entries.get(vid, {"id": vid}))
+            if label != vid:
+                label = f"{vid} ({label})"
+            rows.append(
+                {
+                    "run": run.name,
+                    "variant": vid,
+                    "label": f"{run.name}: {label}" if len(runs) > 1 else label,
+                    "short": _variant_label(entries.get(vid, {"id": vid})),
+                    "paired_run": run.manifest.get("paired") is not False,
+                }
+            )
+    table = pl.DataFrame(rows, schema=_KEYS_SCHEMA)
+    return table.with_row_index("order")
+
+
+_KEYS_SCHEMA = {
+    "run": pl.String,
+    "variant": pl.String,
+    "label": pl.String,
+    "short": pl.String,
+    "paired_run": pl.Boolean,
+}
+
+
+def _natural(vid: str) -> tuple:
+    """Sort v2 before v10."""
+    digits = "".join(ch for ch in vid if ch.isdigit())
+    return (int(digits) if digits else -1, vid)

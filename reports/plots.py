@@ -1,0 +1,218 @@
+"""The report's figures, drawn with seaborn/matplotlib from small aggregated tables only.
+
+Each function takes already-aggregated polars frames (never a players table), draws one PNG
+with labelled axes in the colour-blind palette, and appends its path to `images`. Variants are
+shown by their readable label (run name + manifest label when several runs are compared).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+PALETTE = "colorblind"
+
+
+def save(fig, out: Path, name: str, images: list) -> None:
+    path = out / f"{name}.png"
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    images.append(path)
+
+
+def _err(mid: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Error-bar lengths below and above, never negative (rounding at rates of 0 or 1)."""
+    return np.clip(np.vstack([mid - lo, hi - mid]), 0, None)
+
+
+def _width(n_labels: int) -> float:
+    return min(16.0, max(8.0, 0.9 * n_labels + 3))
+
+
+def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, images) -> None:
+    """Grouped bars: one group per seat/role, one bar per variant, Wilson error bars."""
+    groups = table[key].unique(maintain_order=True).sort().to_list()
+    variants = table.sort("order")["label"].unique(maintain_order=True).to_list()
+    colors = sns.color_palette(PALETTE, len(variants))
+    width = 0.8 / max(1, len(variants))
+    fig, ax = plt.subplots(figsize=(_width(len(groups) * len(variants) / 2), 4.8))
+    for i, label in enumerate(variants):
+        rows = table.filter(pl.col("label") == label)
+        x = np.array([groups.index(g) for g in rows[key].to_list()]) - 0.4 + (i + 0.5) * width
+        rate = rows["win_rate"].to_numpy()
+        err = _err(rate, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy())
+        ax.bar(x, rate, width, yerr=err, color=colors[i], capsize=2, label=label)
+        for xi, fair in zip(x, rows["fair"].to_numpy(), strict=True):
+            ax.hlines(fair, xi - width / 2, xi + width / 2, colors="black", linestyles="dashed")
+    ax.set_xticks(range(len(groups)), [str(g) for g in groups])
+    ax.set_xlabel(key)
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(title + " (dashed: fair share 1/players)")
+    ax.legend(title="variant", fontsize="small")
+    save(fig, out, name, images)
+
+
+def heatmap(cells: pl.DataFrame, out: Path, images) -> None:
+    """Role x seat win rate over all variants."""
+    heat = (
+        cells.sort(["role", "seat"]).to_pandas().pivot(index="role", columns="seat", values="win")
+    )
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    sns.heatmap(heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"})
+    ax.set_title("Win rate by role and seat (all variants)")
+    ax.set_xlabel("seat (0 = first player)")
+    ax.set_ylabel("role")
+    save(fig, out, "role_seat_heatmap", images)
+
+
+def score_boxes(q: pl.DataFrame, group: str, out: Path, images) -> None:
+    """Box plot from precomputed quantiles (whiskers: 5th and 95th percentile)."""
+    stats = [
+        {
+            "label": str(r[group]),
+            "whislo": r["q05"],
+            "q1": r["q25"],
+            "med": r["q50"],
+            "q3": r["q75"],
+            "whishi": r["q95"],
+            "mean": r["mean"],
+            "fliers": [],
+        }
+        for r in q.iter_rows(named=True)
+    ]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    boxes = ax.bxp(stats, showmeans=True, patch_artist=True)
+    for patch, color in zip(boxes["boxes"], sns.color_palette(PALETTE, len(stats)), strict=False):
+        patch.set_facecolor(color)
+    ax.set_xlabel(group)
+    ax.set_ylabel("final score")
+    ax.set_title(f"Final score distribution by {group} (whiskers: 5th-95th percentile)")
+    save(fig, out, "score_distribution", images)
+
+
+def components(comp: pl.DataFrame, group: str, pts: list[str], out: Path, images) -> None:
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    comp.to_pandas().set_index(group).plot.bar(
+        stacked=True, ax=ax, color=sns.color_palette(PALETTE, len(pts))
+    )
+    ax.set_xlabel(group)
+    ax.set_ylabel("mean points")
+    ax.set_title(f"Where the points come from: mean score components by {group}")
+    save(fig, out, "score_components", images)
+
+
+def game_length(counts: pl.DataFrame, out: Path, images) -> None:
+    """Histogram of rounds per variant, from (label, rounds, games) counts."""
+    order = counts.sort("order")["label"].unique(maintain_order=True).to_list()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    sns.histplot(
+        data=counts.to_pandas(),
+        x="rounds",
+        weights="games",
+        hue="label",
+        hue_order=order,
+        element="step",
+        discrete=True,
+        palette=PALETTE,
+        ax=ax,
+    )
+    ax.set_title("Game length in rounds, by variant")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    save(fig, out, "game_length", images)
+
+
+def end_reasons(ends: pl.DataFrame, out: Path, images) -> None:
+    table = ends.to_pandas().pivot(index="label", columns="end_reason", values="games").fillna(0)
+    table = table.loc[ends.sort("order")["label"].unique(maintain_order=True).to_list()]
+    fig, ax = plt.subplots(figsize=(_width(len(table)) + 2, 5))
+    table.div(table.sum(axis=1), axis=0).plot.bar(
+        stacked=True, ax=ax, color=sns.color_palette(PALETTE, table.shape[1])
+    )
+    ax.set_xlabel("variant")
+    ax.set_ylabel("share of games")
+    ax.set_title("How games end, by variant")
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
+    ax.legend(title="end reason", fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
+    save(fig, out, "end_reasons", images)
+
+
+def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
+    """Role win rate against a swept parameter, with the Wilson band (one line style per run)."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    roles = table["role"].unique().sort().to_list()
+    runs = table.sort("order")["run"].unique(maintain_order=True).to_list()
+    colors = dict(zip(roles, sns.color_palette(PALETTE, len(roles)), strict=True))
+    styles = ["-", "--", ":", "-."]
+    ordered = table.sort(["order", "role"]).sort(["run", "role", param], maintain_order=True)
+    for (run, role), rows in ordered.group_by(["run", "role"], maintain_order=True):
+        x = rows[param].to_numpy()
+        label = role if len(runs) == 1 else f"{run}: {role}"
+        style = styles[runs.index(run) % len(styles)]
+        ax.plot(x, rows["win_rate"], style, marker="o", label=label, color=colors[role])
+        ax.fill_between(x, rows["ci_low"], rows["ci_high"], alpha=0.2, color=colors[role])
+    ax.set_xlabel(param)
+    ax.set_ylabel("win rate (95% band)")
+    ax.set_title(f"Role win rate against {param}")
+    ax.legend(title="role" if len(runs) == 1 else "run: role", fontsize="small", ncol=len(runs))
+    save(fig, out, "win_by_role_sweep", images)
+
+
+def differences(diff: pl.DataFrame, out: Path, images) -> None:
+    """Forest plot: each variant minus the baseline, per role and seat 0, with 95% intervals."""
+    d = diff.with_columns(
+        pl.when(pl.col("unit") == "seat")
+        .then(pl.lit("seat ") + pl.col("group"))
+        .otherwise(pl.col("group"))
+        .alias("what")
+    )
+    whats = d["what"].unique(maintain_order=True).to_list()
+    labels = d["label"].unique(maintain_order=True).to_list()
+    colors = sns.color_palette(PALETTE, len(labels))
+    step = 0.8 / max(1, len(labels))
+    fig, ax = plt.subplots(figsize=(8, max(3.5, 0.45 * len(whats) * max(1, len(labels)) + 1.5)))
+    for i, label in enumerate(labels):
+        rows = d.filter(pl.col("label") == label)
+        y = np.array([whats.index(w) for w in rows["what"].to_list()]) - 0.4 + (i + 0.5) * step
+        x = 100 * rows["diff"].to_numpy()
+        err = _err(x, 100 * rows["ci_low"].to_numpy(), 100 * rows["ci_high"].to_numpy())
+        ax.errorbar(x, y, xerr=err, fmt="o", color=colors[i], capsize=2, label=label)
+        sig = rows["significant"].to_numpy()
+        ax.scatter(x[sig], y[sig], marker="*", s=140, color=colors[i], edgecolor="black", zorder=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(whats)), whats)
+    ax.set_xlabel(f"win rate minus baseline ({d['baseline'][0]}), points (95% interval)")
+    ax.set_ylabel("role / seat")
+    ax.set_title("Variant vs baseline (star: significant after Holm)")
+    ax.legend(title="variant", fontsize="small")
+    save(fig, out, "variant_differences", images)
+
+
+def balance(bal: pl.DataFrame, out: Path, images) -> None:
+    """Two panels per variant: role spread and first-seat advantage (with interval)."""
+    labels = bal["label"].to_list()
+    colors = sns.color_palette(PALETTE, len(labels))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(_width(2 * len(labels)), 4.5))
+    x = np.arange(len(labels))
+    a.bar(x, 100 * bal["spread"].fill_null(0).to_numpy(), color=colors)
+    a.set_xticks(x, labels, rotation=30, ha="right")
+    a.set_xlabel("variant")
+    a.set_ylabel("best minus worst role win rate (points)")
+    a.set_title("Role spread")
+    adv = 100 * bal["seat0_advantage"].to_numpy()
+    err = _err(adv, 100 * bal["seat0_adv_low"].to_numpy(), 100 * bal["seat0_adv_high"].to_numpy())
+    b.bar(x, adv, yerr=err, color=colors, capsize=3)
+    b.axhline(0, color="black", linewidth=0.8)
+    b.set_xticks(x, labels, rotation=30, ha="right")
+    b.set_xlabel("variant")
+    b.set_ylabel("seat 0 win rate minus fair share (points)")
+    b.set_title("First-seat advantage (95% interval)")
+    save(fig, out, "balance", images)

@@ -1,0 +1,173 @@
+"""Synthetic run directories in the runner's exact layout, for report tests and benchmarks.
+
+`write_run` writes `manifest.json`, `games/variant=<id>/part-*.parquet` and
+`players/variant=<id>/part-*.parquet` with the column names and dtypes `menhir run` writes
+(copied from a real Celtic Trader run), without playing any game: scores are random integers
+plus a per-role strength, so the statistics in a report have known answers. With `paired=True`
+every variant draws game *i* from the same stream (common random numbers), so two variants
+without a rig are identical row for row; `rig` makes a role win every game it is dealt in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+ROLES = ("fastest", "haggler", "strongest", "trusted", "versatile", "wanderer")
+GAMES_SCHEMA = {
+    "variant": pl.String,
+    "game": pl.Int64,
+    "seed": pl.UInt64,
+    "players": pl.Int8,
+    "rounds": pl.Int32,
+    "turns": pl.Int32,
+    "end_reason": pl.String,
+    "winners": pl.Int8,
+}
+PLAYERS_SCHEMA = {
+    "variant": pl.String,
+    "game": pl.Int64,
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "role": pl.String,
+    "side": pl.String,
+    "score": pl.Int32,
+    "rank": pl.Int8,
+    "win": pl.Float64,
+    "pts_vp": pl.Int32,
+    "pts_role": pl.Int32,
+}
+
+
+def _deal(rng: np.random.Generator, games: int, players: int, roles: int) -> np.ndarray:
+    """Distinct role indices per game and seat, shape (games, players)."""
+    return np.argsort(rng.random((games, roles)), axis=1)[:, :players]
+
+
+def _outcome(score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rank (1 = best, ties share the better rank), win share 1/k, winners per game."""
+    best = score.max(axis=1, keepdims=True)
+    top = score == best
+    winners = top.sum(axis=1)
+    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+    return rank, top / winners[:, None], winners
+
+
+def _chunk(
+    vid: str, start: int, n: int, players: int, seed: int, stream: int, rig_role, caps: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One chunk of games [start, start + n) of one variant, as (games, players) frames."""
+    rng = np.random.default_rng([seed, stream, start])
+    strength = np.linspace(0, 12, len(ROLES)).astype(np.int64)
+    deal = _deal(rng, n, players, len(ROLES))
+    score = rng.integers(0, 60, (n, players)) + strength[deal]
+    rounds = rng.integers(8, 20, n)
+    turns = rounds * players + rng.integers(0, players, n)
+    if rig_role is not None:
+        score = score + 1000 * (deal == ROLES.index(rig_role))
+    reason = np.full(n, "supply_exhausted", dtype=object)
+    index = np.arange(start, start + n)
+    capped = index < caps
+    score[capped] = 0
+    reason[capped] = "turn_cap"
+    rank, win, winners = _outcome(score)
+    vp = rng.integers(0, score + 1)
+    game_seed = (np.uint64(seed) * np.uint64(1_000_003) + index.astype(np.uint64)) ^ np.uint64(
+        stream
+    )
+    games = pl.DataFrame(
+        {
+            "variant": vid,
+            "game": index,
+            "seed": game_seed,
+            "players": players,
+            "rounds": rounds,
+            "turns": turns,
+            "end_reason": reason,
+            "winners": winners,
+        },
+        schema_overrides=GAMES_SCHEMA,
+    )
+    table = pl.DataFrame(
+        {
+            "variant": vid,
+            "game": np.repeat(index, players),
+            "seat": np.tile(np.arange(players), n),
+            "strategy": "greedy",
+            "role": np.asarray(ROLES, dtype=object)[deal.ravel()],
+            "side": None,
+            "score": score.ravel(),
+            "rank": rank.ravel(),
+            "win": win.ravel(),
+            "pts_vp": vp.ravel(),
+            "pts_role": (score - vp).ravel(),
+        },
+        schema=PLAYERS_SCHEMA,
+    )
+    return games, table
+
+
+def write_run(
+    path,
+    *,
+    games: int,
+    values=(11, 13),
+    players: int = 4,
+    seed: int = 0,
+    paired: bool = True,
+    rig: dict | None = None,
+    caps: dict | None = None,
+    name: str = "synthetic",
+    param: str = "romans_in_play",
+    chunk_games: int = 100_000,
+) -> Path:
+    """Write a synthetic run directory with one variant per value of `param`; return its path.
+
+    `rig` maps a variant index to a role that then wins every game it is in; `caps` maps a
+    variant index to a number of games (its first ones) that end by `turn_cap` with all
+    scores 0.
+    """
+    rig, caps = rig or {}, caps or {}
+    path = Path(path)
+    variants = []
+    for i, value in enumerate(values):
+        vid = f"v{i}"
+        for table in ("games", "players"):
+            (path / table / f"variant={vid}").mkdir(parents=True, exist_ok=True)
+        for start in range(0, games, chunk_games):
+            n = min(chunk_games, games - start)
+            stream = 0 if paired else i + 1
+            g, p = _chunk(vid, start, n, players, seed, stream, rig.get(i), caps.get(i, 0))
+            part = f"part-{start:012d}-{n}.parquet"
+            g.with_columns(pl.lit(value, pl.Int64).alias(param)).write_parquet(
+                path / "games" / f"variant={vid}" / part
+            )
+            p.write_parquet(path / "players" / f"variant={vid}" / part)
+        variants.append(
+            {
+                "id": vid,
+                "label": f"{param}={value}",
+                "setup": {"players": players, "bots": ["greedy"] * players, "roles": "random"},
+                "swept": {param: value},
+                "columns": [param],
+                "variant_key": i,
+                "games_planned": games,
+                "games_done": games,
+                "stop_reason": "games",
+            }
+        )
+    manifest = {
+        "name": name,
+        "game": "synthetic",
+        "seed": seed,
+        "paired": paired,
+        "games_per_variant": games,
+        "swept": [param],
+        "status": "complete",
+        "variants": variants,
+    }
+    (path / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return path

@@ -1,0 +1,134 @@
+"""Celtae chunk loop: one compiled function plays every game of a chunk and fills the result
+arrays; ``play(setup, seeds)`` is its Python wrapper (the GameDecl's ``play``).
+
+Per-seat results: ``score`` = the sum of the score lines A..K (``SCORE_COMPONENTS``), the leader
+(role) and its final side, and the extras: the rulebook's tie-breaks ``tb_discs_tribe`` and
+``tb_tiles`` (then ``tb_random`` under ``final_tiebreak = "random"``), and for information
+``short_refills`` (A-19: refills that left fewer than 3 active workers), ``discs_placed``,
+``tribe``, ``flipped`` and ``turn_order`` (0 = the first player, drawn at random; step 19).
+Solo: ``win`` = 1 when the score reaches ``solo_target``.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.results import ChunkResult
+from sim.core.rng import seed_streams
+from sim.games.celtae.params import G_SOLO_TARGET, data_for
+from sim.games.celtae.rules import (
+    N_COMPONENTS,
+    components,
+    current_player,
+    discs_placed,
+    init_state,
+    is_over,
+    step,
+    tiebreaks,
+)
+from sim.games.celtae.state import (
+    FIRST,
+    MAX_ACTIONS,
+    P_LEADER,
+    P_SHORT,
+    P_SIDE,
+    P_TIEBREAK,
+    P_TRIBE_N,
+    PLAYERS,
+    PW,
+    REASON,
+    ROUND,
+    STATE_LEN,
+    TURNS,
+)
+from strategies.celtae import choose_action
+
+SCORE_COMPONENTS = (
+    "citadels",  # A
+    "bonus_tiles",  # B
+    "druid_tiles",  # C
+    "armies",  # D
+    "garrison",  # E
+    "tribe",  # F
+    "board",  # G
+    "all_cubes",  # H
+    "leftover",  # I
+    "progress",  # J
+    "leader",  # K
+)
+TIEBREAK = ("tb_discs_tribe", "tb_tiles", "tb_random")
+PLAYER_EXTRAS = (*TIEBREAK, "short_refills", "discs_placed", "tribe", "flipped", "turn_order")
+ROLES_RANDOM, ROLES_DRAFT, ROLES_FIXED = 0, 1, 2
+
+
+@njit(cache=True)
+def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win):
+    """Copy one finished game's outcome into row ``g`` of the result arrays."""
+    rounds[g] = s[ROUND]
+    turns[g] = s[TURNS]
+    end_reason[g] = s[REASON]
+    line = np.zeros(N_COMPONENTS, np.int64)
+    for seat in range(score.shape[1]):
+        b = PLAYERS + seat * PW
+        total = components(s, data, seat, line)
+        score[g, seat] = total
+        for k in range(N_COMPONENTS):
+            comps[g, seat, k] = line[k]
+        role[g, seat] = s[b + P_LEADER]
+        side[g, seat] = s[b + P_SIDE]
+        tb1, tb2 = tiebreaks(s, data, seat)
+        extras[g, seat, 0] = tb1
+        extras[g, seat, 1] = tb2
+        extras[g, seat, 2] = s[b + P_TIEBREAK]
+        extras[g, seat, 3] = s[b + P_SHORT]
+        extras[g, seat, 4] = discs_placed(s, data, seat)
+        extras[g, seat, 5] = s[b + P_TRIBE_N]
+        extras[g, seat, 6] = s[b + P_SIDE]
+        extras[g, seat, 7] = (seat - s[FIRST]) % score.shape[1]
+        win[g, seat] = 1.0 if total >= data.rules[G_SOLO_TARGET] else 0.0
+
+
+@njit(cache=True)
+def _play_kernel(
+    data, n_players, role_mode, fixed_roles, codes, params, seeds,
+    rounds, turns, end_reason, score, comps, role, side, extras, win,
+):  # fmt: skip
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a = np.zeros(STATE_LEN, np.int32)
+    b = np.zeros(STATE_LEN, np.int32)
+    buf = np.zeros(MAX_ACTIONS, np.int32)
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            step(a, act, data, streams[0], b)
+            a, b = b, a
+        write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
+
+
+def role_mode_of(setup) -> tuple[int, np.ndarray]:
+    """(role_mode, fixed_roles) kernel arguments of a setup."""
+    if isinstance(setup.roles, str):
+        mode = ROLES_DRAFT if setup.roles == "draft" else ROLES_RANDOM
+        return mode, np.zeros(max(setup.players, 1), np.int64)
+    return ROLES_FIXED, setup.role_ids()
+
+
+def play(setup, seeds) -> ChunkResult:
+    """Play one game per seed of an already validated Setup."""
+    data = data_for(setup.params, setup.players)
+    codes, params = setup.bot_arrays()
+    mode, fixed = role_mode_of(setup)
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    n = len(seeds)
+    res = ChunkResult.empty(n, setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    win = np.zeros((n, setup.players), np.float64)
+    _play_kernel(
+        data, setup.players, mode, fixed, codes, params, seeds,
+        res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
+        res.extras, win,
+    )  # fmt: skip
+    if setup.players == 1:
+        res.win = win
+    return res

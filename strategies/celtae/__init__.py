@@ -1,0 +1,48 @@
+"""Celtae bots: random (code 0), greedy (code 1, strategies/celtae/greedy.py), search (code 2).
+
+Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> action`` and reads
+only what ``seat`` may know (its own hand, the public board, other hands' sizes).
+"""
+
+from numba import njit
+
+from sim.core.registry import BotDecl
+from sim.core.rng import randint
+from sim.games.celtae.rules import (  # search hook (bot levels): current_player..step
+    current_player,
+    determinize,
+    is_over,
+    legal_actions,
+    scores,
+    step,
+)
+from strategies.celtae.greedy import GREEDY_DECL, greedy_action
+from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # search hook
+
+RANDOM_CODE, GREEDY_CODE = 0, 1
+RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal actions")
+# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts
+SEARCH_DECL = search_bot_decl(GREEDY_DECL)
+BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
+
+
+@njit(cache=True)
+def random_action(state, data, seat, params, rng, buf):
+    n = legal_actions(state, data, buf)
+    return buf[randint(rng, n)]
+
+
+# search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards
+# and the face-down tiles below the piles' tops
+search_action = make_search_bot(
+    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+)
+
+
+@njit(cache=True)
+def choose_action(state, data, seat, code, params, rng, buf):
+    if code == GREEDY_CODE:
+        return greedy_action(state, data, seat, params, rng, buf)
+    if code == SEARCH_CODE:  # search hook (bot levels)
+        return search_action(state, data, seat, params, rng, buf)
+    return random_action(state, data, seat, params, rng, buf)
