@@ -37,12 +37,17 @@ class InlineBackend:
 
 
 class LokyBackend:
-    """``jobs`` worker processes from joblib's (loky) reusable process pool."""
+    """``jobs`` worker processes from joblib's (loky) reusable process pool.
+
+    The pool comes from joblib's own factory, not loky's: joblib's ``Parallel`` (the ladder,
+    ``menhir bench``) reuses the same process-wide pool and expects what joblib attaches to it;
+    a pool made by loky directly made a later ``Parallel`` in the same process fail.
+    """
 
     def __init__(self, jobs: int):
-        from joblib.externals.loky import get_reusable_executor
+        from joblib.executor import get_memmapping_executor
 
-        self.executor = get_reusable_executor(max_workers=jobs, timeout=60)
+        self.executor = get_memmapping_executor(jobs, timeout=60)
         self.capacity = 2 * jobs
 
     def submit(self, fn, *args):

@@ -175,7 +175,7 @@ def search_bot_decl(greedy: BotDecl, **defaults) -> BotDecl:
     return BotDecl(
         "search",
         SEARCH_CODE,
-        "flat Monte Carlo: greedy rollouts per legal action, best mean result",
+        "flat Monte Carlo: greedy rollouts per candidate, a paired race against greedy's pick",
         search_params(greedy, **defaults),
     )
 

@@ -110,6 +110,15 @@ def test_two_jobs_give_the_same_tables(reference, sweep_config, tmp_path):
     assert_same_tables(reference, run)
 
 
+def test_joblib_parallel_still_works_after_a_run_with_two_jobs(sweep_config, tmp_path):
+    """The runner's pool is joblib's process-wide one: a later joblib ``Parallel`` in the same
+    process (the ladder, the bench) reuses it; a pool made by loky directly broke it."""
+    from joblib import Parallel, delayed
+
+    experiments.run(sweep_config, tmp_path / "run", jobs=2, progress=False)
+    assert Parallel(n_jobs=2)(delayed(abs)(-k) for k in range(4)) == [0, 1, 2, 3]
+
+
 def test_dask_local_cluster_gives_the_same_tables(reference, sweep_config, tmp_path):
     from distributed import LocalCluster
 
