@@ -66,6 +66,7 @@ from sim.games.celtae.rules import (
     active_of,
     cards_of_colour,
     cards_of_icon,
+    leader_feature,
     leader_features,
     legal_actions,
     pile_top,
@@ -253,13 +254,9 @@ def leader_wants(s, data, seat, feature):
     leader = s[_pb(seat) + P_LEADER]
     if leader < 0:
         return 0.0
-    feats = np.zeros(N_LEADER_FEATURES, np.int64)
-    leader_features(s, data, seat, feats)
+    have = leader_feature(s, data, seat, feature)
     for side in range(2):
-        if (
-            feats[feature]
-            < data.tab[T_LEADER_MIN + ((leader) * 2 + side) * N_LEADER_FEATURES + feature]
-        ):
+        if have < data.tab[T_LEADER_MIN + ((leader) * 2 + side) * N_LEADER_FEATURES + feature]:
             return 1.0
     return 0.0
 

@@ -1784,18 +1784,37 @@ def cubes_in_region(s, seat, region):
 
 
 @njit(cache=True)
-def leader_features(s, data, seat, out):
+def leader_feature(s, data, seat, f):
+    """One quantity a leader card compares (``F_*``), for ``seat``."""
     b = pb(seat)
-    out[F_ARMY1] = s[b + P_ARMY1]
-    out[F_ARMY2] = s[b + P_ARMY2]
-    out[F_DRUID1] = s[b + P_DRUID1]
-    out[F_DRUID2] = s[b + P_DRUID2]
-    out[F_CUBES_PLACED] = data.rules[G_CUBES] - s[b + P_CUBES]
-    out[F_DISCS_NORTH] = discs_in_region(s, seat, 0)
-    out[F_DISCS_SOUTH] = discs_in_region(s, seat, 1)
-    out[F_DISCS_PLACED] = discs_placed(s, data, seat)
-    out[F_TRIBE_EXCL_DRUIDS] = s[b + P_TRIBE_N] - s[b + P_TRIBE + DRUID]
-    out[F_BONUS_TILES] = s[b + P_BONUS_TILES]
+    if f == F_ARMY1:
+        return s[b + P_ARMY1]
+    if f == F_ARMY2:
+        return s[b + P_ARMY2]
+    if f == F_DRUID1:
+        return s[b + P_DRUID1]
+    if f == F_DRUID2:
+        return s[b + P_DRUID2]
+    if f == F_CUBES_PLACED:
+        return data.rules[G_CUBES] - s[b + P_CUBES]
+    if f == F_DISCS_NORTH:
+        return discs_in_region(s, seat, 0)
+    if f == F_DISCS_SOUTH:
+        return discs_in_region(s, seat, 1)
+    if f == F_DISCS_PLACED:
+        return discs_placed(s, data, seat)
+    if f == F_TRIBE_EXCL_DRUIDS:
+        return s[b + P_TRIBE_N] - s[b + P_TRIBE + DRUID]
+    if f == F_BONUS_TILES:
+        return s[b + P_BONUS_TILES]
+    return 0
+
+
+@njit(cache=True)
+def leader_features(s, data, seat, out):
+    """Every leader quantity: ``out[f] = leader_feature(..., f)``."""
+    for f in range(N_LEADER_FEATURES):
+        out[f] = leader_feature(s, data, seat, f)
 
 
 @njit(cache=True)
