@@ -279,8 +279,20 @@ def progress_bonus(s, data, seat, feature, arg):
 
 
 @njit(cache=True)
-def build_value(s, data, seat, region, colour, builders, w):
-    """Value of building on ``colour`` in ``region`` now, with ``builders``; NEG if impossible."""
+def build_region_value(s, data, seat, region, w):
+    """The part of :func:`build_value` that does not depend on the colour: progress cards on
+    the region and the leader's disc conditions (computed once for the five colours)."""
+    feat = F_DISCS_NORTH if region == 0 else F_DISCS_SOUTH
+    lead = w[W_LEADER] * max(
+        leader_wants(s, data, seat, feat), leader_wants(s, data, seat, F_DISCS_PLACED)
+    )
+    return progress_bonus(s, data, seat, PF_DISCS_REGION, region), lead
+
+
+@njit(cache=True)
+def build_value(s, data, seat, region, colour, builders, w, region_bonus, lead):
+    """Value of building on ``colour`` in ``region`` now, with ``builders``; NEG if impossible.
+    ``region_bonus, lead`` come from :func:`build_region_value`."""
     b = _pb(seat)
     cit = region * N_COLOURS + colour
     if s[CIT_FILLED + cit] >= s[CIT_CAP + cit] or s[b + P_DISCS] == 0:
@@ -302,20 +314,18 @@ def build_value(s, data, seat, region, colour, builders, w):
     elif effect == B_RECRUIT:
         v += w[W_WORKER] + 0.2
     v += progress_bonus(s, data, seat, PF_DISCS_COLOUR, colour)
-    v += progress_bonus(s, data, seat, PF_DISCS_REGION, region)
-    feat = F_DISCS_NORTH if region == 0 else F_DISCS_SOUTH
-    v += w[W_LEADER] * max(
-        leader_wants(s, data, seat, feat), leader_wants(s, data, seat, F_DISCS_PLACED)
-    )
+    v += region_bonus
+    v += lead
     v -= pay * w[W_CARD]
     return v
 
 
 @njit(cache=True)
 def best_build(s, data, seat, region, builders, w):
+    region_bonus, lead = build_region_value(s, data, seat, region, w)
     best = NEG
     for c in range(N_COLOURS):
-        v = build_value(s, data, seat, region, c, builders, w)
+        v = build_value(s, data, seat, region, c, builders, w, region_bonus, lead)
         if v > best:
             best = v
     return best
@@ -392,11 +402,12 @@ def recruit_value(s, data, seat, region, nobles, w):
     tribe = s[b + P_TRIBE_N]
     cap = data.rules[G_TRIBE_CAP]
     v = 0.0
+    tribe_lead = w[W_LEADER] * leader_wants(s, data, seat, F_TRIBE_EXCL_DRUIDS) * 0.5
     for k in range(r):
         slot = tribe + k
         if slot < cap:
             v += data.tab[T_TRIBE_PTS + slot] + w[W_WORKER]
-            v += w[W_LEADER] * leader_wants(s, data, seat, F_TRIBE_EXCL_DRUIDS) * 0.5
+            v += tribe_lead
         else:
             v -= 0.2
     if druid_tile_ready(s, data, seat, region, r):
@@ -453,15 +464,24 @@ def action_value(s, data, seat, kind, region, w):
 
 
 @njit(cache=True)
-def best_at(s, data, seat, pos, w):
-    """Best adjacent action value from position ``pos``."""
+def action_values(s, data, seat, w, out):
+    """``out[kind * 2 + region]`` = :func:`action_value`; it does not depend on the pawn, so a
+    move decision computes the 8 values once for all the positions it can reach."""
+    for kind in range(4):
+        for region in range(2):
+            out[kind * 2 + region] = action_value(s, data, seat, kind, region, w)
+
+
+@njit(cache=True)
+def best_at(data, pos, values):
+    """Best adjacent action value from position ``pos``, from :func:`action_values`."""
     region = data.tab[T_POSITION_REGION + pos]
     best = NEG
     for kind in range(4):
         space = space_of(kind, region)
         if data.tab[T_ADJACENT + (pos) * 4 + space] == 0:
             continue
-        v = action_value(s, data, seat, kind, region, w)
+        v = values[kind * 2 + region]
         if v > best:
             best = v
     return best
@@ -480,19 +500,19 @@ def greedy_action(s, data, seat, w, rng, buf):
     best = buf[0]
     best_v = NEG
     if ph == PH_MOVE:
+        values = np.empty(8, np.float64)
+        action_values(s, data, seat, w, values)
         for k in range(n):
             a = buf[k]
             d = a - A_MOVE
             if d == 0:
                 v = -w[W_TOKEN]
-                for kind in range(4):
-                    for region in range(2):
-                        v2 = action_value(s, data, seat, kind, region, w) - w[W_TOKEN]
-                        if v2 > v:
-                            v = v2
+                for j in range(8):
+                    if values[j] - w[W_TOKEN] > v:
+                        v = values[j] - w[W_TOKEN]
             else:
                 pos = (s[PAWN] + d) % N_POSITIONS
-                v = best_at(s, data, seat, pos, w) + data.tab[T_FORCE_DELTA + d - 1] * w[W_FORCE]
+                v = best_at(data, pos, values) + data.tab[T_FORCE_DELTA + d - 1] * w[W_FORCE]
             if v > best_v:
                 best_v = v
                 best = a
@@ -554,10 +574,12 @@ def greedy_action(s, data, seat, w, rng, buf):
         return best
     if ph == PH_BUILD:
         builders = strength(s, seat, BUILDER) + s[EXTRA]
+        region_bonus, lead = build_region_value(s, data, seat, s[REGION], w)
         for k in range(n):
             if buf[k] == A_STOP:
                 continue
-            v = build_value(s, data, seat, s[REGION], buf[k] - A_BUILD, builders, w)
+            colour = buf[k] - A_BUILD
+            v = build_value(s, data, seat, s[REGION], colour, builders, w, region_bonus, lead)
             if v > best_v:
                 best_v = v
                 best = buf[k]
