@@ -37,8 +37,17 @@ def _width(n_labels: int) -> float:
     return min(16.0, max(8.0, 0.9 * n_labels + 3))
 
 
+def _fair_note(fair: pl.Series) -> str:
+    """Title note on the dashed fair-share lines; solo variants have none."""
+    solo = fair.null_count()
+    if solo == len(fair):
+        return " (solo: no fair share)"
+    return " (dashed: fair share 1/players" + ("; none for solo)" if solo else ")")
+
+
 def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, images) -> None:
-    """Grouped bars: one group per seat/role, one bar per variant, Wilson error bars."""
+    """Grouped bars: one group per seat/role, one bar per variant, Wilson error bars, and a
+    dashed fair-share line over each bar (none for solo variants: no fair share)."""
     groups = table[key].unique(maintain_order=True).sort().to_list()
     variants = table.sort("order")["label"].unique(maintain_order=True).to_list()
     colors = sns.color_palette(PALETTE, len(variants))
@@ -51,11 +60,12 @@ def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, im
         err = _err(rate, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy())
         ax.bar(x, rate, width, yerr=err, color=colors[i], capsize=2, label=label)
         for xi, fair in zip(x, rows["fair"].to_numpy(), strict=True):
-            ax.hlines(fair, xi - width / 2, xi + width / 2, colors="black", linestyles="dashed")
+            if np.isfinite(fair):
+                ax.hlines(fair, xi - width / 2, xi + width / 2, colors="black", linestyles="dashed")
     ax.set_xticks(range(len(groups)), [str(g) for g in groups])
     ax.set_xlabel(key)
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_title(title + " (dashed: fair share 1/players)")
+    ax.set_title(title + _fair_note(table["fair"]))
     ax.legend(title="variant", fontsize="small")
     save(fig, out, name, images)
 
@@ -167,7 +177,7 @@ def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
 
 
 def differences(diff: pl.DataFrame, out: Path, images) -> None:
-    """Forest plot: each variant minus the baseline, per role and seat 0, with 95% intervals."""
+    """Forest plot: each variant minus its baseline, per role and seat 0, with 95% intervals."""
     d = diff.with_columns(
         pl.when(pl.col("unit") == "seat")
         .then(pl.lit("seat ") + pl.col("group"))
@@ -189,7 +199,9 @@ def differences(diff: pl.DataFrame, out: Path, images) -> None:
         ax.scatter(x[sig], y[sig], marker="*", s=140, color=colors[i], edgecolor="black", zorder=3)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(whats)), whats)
-    ax.set_xlabel(f"win rate minus baseline ({d['baseline'][0]}), points (95% interval)")
+    bases = d["baseline"].unique(maintain_order=True).to_list()
+    base = bases[0] if len(bases) == 1 else "the first variant of its player count"
+    ax.set_xlabel(f"win rate minus baseline ({base}), points (95% interval)")
     ax.set_ylabel("role / seat")
     ax.set_title("Variant vs baseline (star: significant after Holm)")
     ax.legend(title="variant", fontsize="small")
@@ -197,7 +209,8 @@ def differences(diff: pl.DataFrame, out: Path, images) -> None:
 
 
 def balance(bal: pl.DataFrame, out: Path, images) -> None:
-    """Two panels per variant: role spread and first-seat advantage (with interval)."""
+    """Two panels per variant: role spread and first-seat advantage (with interval; "n/a" for a
+    solo variant, which has no fair share)."""
     labels = bal["label"].to_list()
     colors = sns.color_palette(PALETTE, len(labels))
     fig, (a, b) = plt.subplots(1, 2, figsize=(_width(2 * len(labels)), 4.5))
@@ -207,9 +220,16 @@ def balance(bal: pl.DataFrame, out: Path, images) -> None:
     a.set_xlabel("variant")
     a.set_ylabel("best minus worst role win rate (points)")
     a.set_title("Role spread")
-    adv = 100 * bal["seat0_advantage"].to_numpy()
-    err = _err(adv, 100 * bal["seat0_adv_low"].to_numpy(), 100 * bal["seat0_adv_high"].to_numpy())
-    b.bar(x, adv, yerr=err, color=colors, capsize=3)
+    adv = 100 * bal["seat0_advantage"].fill_null(np.nan).to_numpy()
+    low, high = (
+        100 * bal[c].fill_null(np.nan).to_numpy() for c in ("seat0_adv_low", "seat0_adv_high")
+    )
+    has = np.isfinite(adv)
+    colors_with = [c for c, h in zip(colors, has, strict=True) if h]
+    b.bar(x[has], adv[has], yerr=_err(adv[has], low[has], high[has]), color=colors_with, capsize=3)
+    for xi in x[~has]:
+        b.text(xi, 0, "n/a (solo)", ha="center", va="bottom", fontsize="small")
+    b.set_xlim(-0.6, len(labels) - 0.4)
     b.axhline(0, color="black", linewidth=0.8)
     b.set_xticks(x, labels, rotation=30, ha="right")
     b.set_xlabel("variant")

@@ -2,8 +2,9 @@
 
 `make_report(run_dirs, out)` scans each run directory lazily with polars and collects only
 aggregated tables: win rates by seat, role and side with Wilson 95% intervals against the fair
-share; variant-vs-baseline differences per role and for seat 0 (paired on the game index when
-the variants used common random numbers) with Holm-corrected tests and chi-square tests; balance
+share (none for solo variants); differences from the baseline of the same player count per role
+and for seat 0 (paired on the game index when the variants used common random numbers) with
+Holm-corrected tests, and chi-square tests within each player count; balance
 measures per variant; stalemates; score components, game length and end reasons. It writes
 report.html (tables and images embedded), summary.md, PNGs and CSVs into a temporary directory
 that is renamed into place only when everything succeeded.
@@ -76,21 +77,21 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         ],
         runs,
     )
-    keys = variant_keys(runs, info.select(KEY))
-    base = keys.row(0, named=True)
+    keys = stats.player_groups(variant_keys(runs, info.select(KEY)), info)
+    compared = stats.comparisons(keys)
     has_roles = agg["role"].null_count() < agg.height
     group = "role" if has_roles else "seat"
     param = _swept_param(runs, games)
-    lazy2 = [stats.seed_match_lazy(games, base), stats.score_quantiles_lazy(players, group)]
+    lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
     seeds, quantiles, *values = _collect(lazy2, runs)
-    paired_keys = _paired_keys(seeds, info, keys)
+    paired_keys = _paired_keys(seeds, compared)
     paired = {}
     if paired_keys.height:
         units = ["role", "seat"] if has_roles else ["seat"]
         roles = sorted(agg["role"].drop_nulls().unique().to_list())
-        lazies = [stats.paired_lazy(players, u, base, paired_keys, roles) for u in units]
+        lazies = [stats.paired_lazy(players, u, paired_keys, roles) for u in units]
         paired = dict(zip(units, _collect(lazies, runs), strict=True))
 
     by_seat = win_table(agg, ["seat"], info, keys)
@@ -150,19 +151,15 @@ def _swept_param(runs: list[Run], games: pl.LazyFrame) -> str | None:
     return next((s for s in swept if isinstance(s, str) and s in columns), None)
 
 
-def _paired_keys(seeds: pl.DataFrame, info: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
-    """Variants compared with the baseline on common random numbers.
+def _paired_keys(seeds: pl.DataFrame, compared: pl.DataFrame) -> pl.DataFrame:
+    """The comparisons made on common random numbers.
 
-    Both runs' manifests must say `paired`, the baseline's run too, and every shared game index
-    must carry the same seed in both variants (so runs with another seed are never paired).
+    The variant's and its baseline's manifests must both say `paired` (`compared.paired_run`),
+    and every shared game index must carry the same seed in both variants (so runs with another
+    seed are never paired).
     """
-    base_paired = keys["paired_run"][0]
     ok = seeds.filter((pl.col("matched") > 0) & (pl.col("same") == pl.col("matched")))
-    return (
-        keys.slice(1)
-        .filter(pl.col("paired_run") & pl.lit(base_paired))
-        .join(ok.select(KEY), on=KEY, how="semi")
-    )
+    return compared.filter(pl.col("paired_run")).join(ok.select(KEY), on=KEY, how="semi")
 
 
 # --------------------------------------------------------------------------- output
@@ -260,8 +257,9 @@ def compare_label(label: str, base: str) -> str:
 def _difference_line(r: dict) -> str:
     who = f"the {r['group']}'s" if r["unit"] == "role" else f"seat {r['group']}'s"
     sig = "significant after Holm" if r["significant"] else "not significant after Holm"
+    where = f"players {r['players']}, " if "players" in r else ""
     return (
-        f"- {compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
+        f"- {where}{compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
         f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
         f"({r['method']}, p = {r['p_holm']:.2g} Holm), {sig}"
     )
@@ -288,8 +286,75 @@ def _flags(t: dict) -> list[str]:
     for r in t["win_by_role"].iter_rows(named=True):
         if r["wins"] == 0 or r["wins"] == r["n"]:
             what = "never" if r["wins"] == 0 else "always"
-            flags.append(f"- {r['role']} {what} wins in variant {r['label']} ({r['n']} games).")
+            if _solo(r):
+                what, games = f"{what} reaches the solo target", "solo games"
+            else:
+                what, games = f"{what} wins", "games"
+            flags.append(f"- {r['role']} {what} in variant {r['label']} ({r['n']} {games}).")
     return flags
+
+
+def _solo(r: dict) -> bool:
+    """A win-table row of a solo variant: there is no fair share to compare with."""
+    return r["fair"] is None
+
+
+def _baseline_text(keys: pl.DataFrame) -> str:
+    """The baseline, or with several player counts the baseline of each one."""
+    if not stats.several_player_counts(keys):
+        return f"Baseline variant: {keys['label'][0]}."
+    groups = keys.group_by("players_group", maintain_order=True).agg(
+        pl.col("players").first(), pl.col("label").first(), pl.len()
+    )
+    compared = groups.filter(pl.col("len") > 1)
+    alone = groups.filter(pl.col("len") == 1)["players"].to_list()
+    parts = ["Variants are compared only with the baseline of their player count"]
+    if compared.height:
+        bases = "; ".join(f"players {r['players']}: {r['label']}" for r in compared.to_dicts())
+        parts[0] += f" ({bases})"
+    if alone:
+        parts.append(f"players {', '.join(alone)}: one variant each, not compared")
+    return "; ".join(parts) + "."
+
+
+def _chi_line(r: dict) -> str:
+    sig = "significant" if r["significant"] else "not significant"
+    where = f"players {r['players']}: " if "players" in r else ""
+    return (
+        f"- {where}{r['test']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, "
+        f"p = {r['p_holm']:.2g} (Holm), {sig}"
+    )
+
+
+def _balance_line(r: dict) -> str:
+    spread = (
+        f"role spread {100 * r['spread']:.1f} points ({r['best_role']} "
+        f"{100 * r['best_rate']:.1f}% vs {r['worst_role']} {100 * r['worst_rate']:.1f}%); "
+        if r["spread"] is not None
+        else ""
+    )
+    if r["seat0_advantage"] is None:
+        seat0 = "first-seat advantage n/a (solo: no fair share)"
+    else:
+        seat0 = (
+            f"first-seat advantage {_pts(r['seat0_advantage'])} points "
+            f"[{_pts(r['seat0_adv_low'])}, {_pts(r['seat0_adv_high'])}]"
+        )
+    return (
+        f"- {r['label']}: {spread}{seat0}; "
+        f"{r['mean_rounds']:.1f} rounds, {r['mean_turns']:.1f} turns; "
+        f"{100 * r['turn_cap_share']:.1f}% turn_cap"
+    )
+
+
+def _rate_line(r: dict, key: str) -> str:
+    half = (r["ci_high"] - r["ci_low"]) / 2
+    rate = f"{100 * r['win_rate']:.1f}% ± {100 * half:.1f}%"
+    who = f"- variant {r['label']}: {key} {r[key]}"
+    if _solo(r):
+        return f"{who} reaches the solo target in {rate} of solo games"
+    sig = "significant" if r["p_holm_significant"] else "not significant"
+    return f"{who} wins {rate} of games against a fair {100 * r['fair']:.0f}% ({sig}, Holm)"
 
 
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
@@ -302,7 +367,7 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         "",
         *([*stalemates, ""] if stalemates else []),
         f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {int(info['games'].sum())} games; "
-        f"common random numbers: {paired}. Baseline variant: {t['keys']['label'][0]}.",
+        f"common random numbers: {paired}. {_baseline_text(t['keys'])}",
         "",
         "## Flags",
         "",
@@ -320,27 +385,10 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
     chi = t["chi_square"]
     if chi.height:
         lines += ["## Chi-square tests across variants", ""]
-        for r in chi.iter_rows(named=True):
-            sig = "significant" if r["significant"] else "not significant"
-            lines.append(
-                f"- {r['test']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, "
-                f"p = {r['p_holm']:.2g} (Holm), {sig}"
-            )
+        lines += [_chi_line(r) for r in chi.iter_rows(named=True)]
         lines.append("")
     lines += ["## Balance", ""]
-    for r in bal.iter_rows(named=True):
-        spread = (
-            f"role spread {100 * r['spread']:.1f} points ({r['best_role']} "
-            f"{100 * r['best_rate']:.1f}% vs {r['worst_role']} {100 * r['worst_rate']:.1f}%); "
-            if r["spread"] is not None
-            else ""
-        )
-        lines.append(
-            f"- {r['label']}: {spread}first-seat advantage {_pts(r['seat0_advantage'])} points "
-            f"[{_pts(r['seat0_adv_low'])}, {_pts(r['seat0_adv_high'])}]; "
-            f"{r['mean_rounds']:.1f} rounds, {r['mean_turns']:.1f} turns; "
-            f"{100 * r['turn_cap_share']:.1f}% turn_cap"
-        )
+    lines += [_balance_line(r) for r in bal.iter_rows(named=True)]
     lines.append("")
     for title, table, key in [
         ("Roles", t["win_by_role"], "role"),
@@ -349,13 +397,7 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         if not table.height:
             continue
         lines += [f"## {title}", ""]
-        for r in table.iter_rows(named=True):
-            half = (r["ci_high"] - r["ci_low"]) / 2
-            sig = "significant" if r["p_holm_significant"] else "not significant"
-            lines.append(
-                f"- variant {r['label']}: {key} {r[key]} wins {100 * r['win_rate']:.1f}% ± "
-                f"{100 * half:.1f}% of games against a fair {100 * r['fair']:.0f}% ({sig}, Holm)"
-            )
+        lines += [_rate_line(r, key) for r in table.iter_rows(named=True)]
         lines.append("")
     lines += ["## Game length", ""]
     for r in t["game_length"].iter_rows(named=True):

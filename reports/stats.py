@@ -5,6 +5,11 @@ sums; only those small results are collected. The eager half computes Wilson int
 against the fair share, variant-vs-baseline differences (paired on the game index when the
 variants used common random numbers, else unpaired), chi-square tests and balance measures with
 statsmodels and scipy. Every table carries `run`, `variant` and a readable `label`.
+
+Win rates are only comparable at one player count (the fair share is 1/players), so a variant
+is compared with the baseline of its player count — the first variant with that count — and
+chi-square tests run within each player count. A solo variant (every game has players == 1)
+has no fair share: its `fair` is null and it is not tested against one.
 """
 
 from __future__ import annotations
@@ -39,13 +44,27 @@ def players_lazy(players: pl.LazyFrame, pts: list[str]) -> pl.LazyFrame:
 
 
 def games_lazy(games: pl.LazyFrame) -> pl.LazyFrame:
-    """Per variant: games, fair share (mean 1/players), mean length, turn-cap and cap ends."""
-    return games.group_by(KEY).agg(
-        pl.len().alias("games"),
-        (1.0 / pl.col("players").cast(pl.Float64)).mean().alias("fair"),
-        pl.col("rounds").mean().alias("mean_rounds"),
-        pl.col("turns").mean().alias("mean_turns"),
-        (pl.col("end_reason") == "turn_cap").sum().alias("turn_cap"),
+    """Per variant: games, player counts, fair share, mean length, turn-cap and cap ends.
+
+    The fair share is the mean of 1/players, null for a solo variant (no opponent to share with).
+    Only streaming aggregations (min, max, mean, sum) are used, so the query stays streaming.
+    """
+    players = pl.col("players")
+    return (
+        games.group_by(KEY)
+        .agg(
+            pl.len().alias("games"),
+            players.min().alias("min_players"),
+            players.max().alias("max_players"),
+            players.cast(pl.Float64).mean().alias("mean_players"),
+            (1.0 / players.cast(pl.Float64)).mean().alias("fair"),
+            pl.col("rounds").mean().alias("mean_rounds"),
+            pl.col("turns").mean().alias("mean_turns"),
+            (pl.col("end_reason") == "turn_cap").sum().alias("turn_cap"),
+        )
+        .with_columns(
+            pl.when(pl.col("max_players") == 1).then(None).otherwise(pl.col("fair")).alias("fair")
+        )
     )
 
 
@@ -75,26 +94,42 @@ def stalemates_lazy(games: pl.LazyFrame, players: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def seed_match_lazy(games: pl.LazyFrame, base: dict) -> pl.LazyFrame:
-    """Per variant: games sharing a game index with the baseline, and how many share its seed."""
-    is_base = (pl.col("run") == base["run"]) & (pl.col("variant") == base["variant"])
-    base_seeds = games.filter(is_base).select("game", pl.col("seed").alias("seed_base"))
+def _base_side(frame: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame:
+    """The baselines' rows of `frame`, each tagged with its `base_order` (an integer join key)."""
+    bases = compared.select(
+        pl.col("base_run").alias("run"), pl.col("base_variant").alias("variant"), "base_order"
+    ).unique()
+    return frame.join(bases.lazy(), on=KEY)
+
+
+def _compared_side(frame: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame:
+    """The compared variants' rows of `frame`, each tagged with its baseline's `base_order`."""
+    return frame.join(compared.lazy().select(*KEY, "base_order"), on=KEY)
+
+
+def seed_match_lazy(games: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame:
+    """Per compared variant: games sharing a game index with its baseline, and how many share
+    its seed. `compared` is `comparisons(keys)`."""
+    games = games.select(*KEY, "game", "seed")
+    base_seeds = _base_side(games, compared).select(
+        "base_order", "game", pl.col("seed").alias("seed_base")
+    )
     return (
-        games.filter(~is_base)
-        .select(*KEY, "game", "seed")
-        .join(base_seeds, on="game")
+        _compared_side(games, compared)
+        .join(base_seeds, on=["base_order", "game"])
         .group_by(KEY)
         .agg(pl.len().alias("matched"), (pl.col("seed") == pl.col("seed_base")).sum().alias("same"))
     )
 
 
 def paired_lazy(
-    players: pl.LazyFrame, unit: str, base: dict, keys: pl.DataFrame, roles: list[str]
+    players: pl.LazyFrame, unit: str, compared: pl.DataFrame, roles: list[str]
 ) -> pl.LazyFrame:
-    """Per-game paired differences of `win` against the baseline, summarised per group.
+    """Per-game paired differences of `win` against each variant's baseline, per group.
 
     `unit` is "role" (pairs: same game index and role) or "seat" (seat 0, same game index).
-    Only the (run, variant) pairs in `keys` are compared. Wins of one role in one game are summed
+    Only the variants in `compared` (rows of `comparisons(keys)`) are compared, each with its
+    own baseline. Wins of one role in one game are summed
     first, so a role dealt twice in a game still gives one pair per game; the (game, role) pair
     is packed into one integer key (`roles` lists every role) because grouping and joining on
     it is several times faster than on a string column.
@@ -111,12 +146,13 @@ def paired_lazy(
     else:
         per = players.filter(pl.col("seat") == 0).select(*KEY, "win", pl.col("game").alias("pair"))
         group = pl.lit(0, pl.Int64).alias("code")
-    is_base = (pl.col("run") == base["run"]) & (pl.col("variant") == base["variant"])
-    base_side = per.filter(is_base).select("pair", pl.col("win").alias("win_base"))
-    chosen = per.join(keys.lazy().select(KEY), on=KEY, how="semi")
+    base_side = _base_side(per, compared).select(
+        "base_order", "pair", pl.col("win").alias("win_base")
+    )
     d = pl.col("win") - pl.col("win_base")
     summary = (
-        chosen.join(base_side, on="pair")
+        _compared_side(per, compared)
+        .join(base_side, on=["base_order", "pair"])
         .group_by([*KEY, group])
         .agg(
             pl.len().alias("n"),
@@ -153,6 +189,62 @@ def end_counts_lazy(games: pl.LazyFrame) -> pl.LazyFrame:
     return games.group_by([*KEY, "end_reason"]).agg(pl.len().alias("games"))
 
 
+# --------------------------------------------------------------------------- player counts
+
+
+def _players_text(r: dict) -> str:
+    """'4', or for a variant mixing player counts '2-4 (mean 3.05)' (an `info` row)."""
+    if r["min_players"] == r["max_players"]:
+        return str(r["min_players"])
+    return f"{r['min_players']}-{r['max_players']} (mean {r['mean_players']:.3g})"
+
+
+def player_groups(keys: pl.DataFrame, info: pl.DataFrame) -> pl.DataFrame:
+    """The variant keys plus each variant's player count and the baseline it is compared with.
+
+    `players` is the player count as text (a variant mixing counts is a group of its own),
+    `players_group` the order of the first variant of that group, and `base_order` the order of
+    the baseline a variant is compared with: the first variant of its group, null for that
+    baseline itself and for a variant alone at its player count.
+    """
+    found = {(r["run"], r["variant"]): r for r in info.iter_rows(named=True)}
+    first: dict = {}
+    players, group = [], []
+    for r in keys.iter_rows(named=True):
+        counts = found[(r["run"], r["variant"])]
+        players.append(_players_text(counts))
+        mixed = counts["min_players"] != counts["max_players"]
+        gid = ("mixed", r["order"]) if mixed else players[-1]
+        group.append(first.setdefault(gid, r["order"]))
+    group_col = pl.Series("players_group", group, pl.UInt32)
+    base = pl.when(group_col != pl.col("order")).then(group_col)
+    return keys.with_columns(
+        pl.Series("players", players, pl.String), group_col, base.alias("base_order")
+    )
+
+
+def comparisons(keys: pl.DataFrame) -> pl.DataFrame:
+    """One row per compared variant (keys from `player_groups`): its key, its baseline's order,
+    key and label, and whether both used common random numbers (`paired_run`)."""
+    base = keys.select(
+        pl.col("order").alias("base_order"),
+        pl.col("run").alias("base_run"),
+        pl.col("variant").alias("base_variant"),
+        pl.col("label").alias("base_label"),
+        pl.col("paired_run").alias("base_paired_run"),
+    )
+    return (
+        keys.filter(pl.col("base_order").is_not_null())
+        .join(base, on="base_order", how="left", maintain_order="left")
+        .with_columns(pl.col("paired_run") & pl.col("base_paired_run"))
+        .drop("base_paired_run")
+    )
+
+
+def several_player_counts(keys: pl.DataFrame) -> bool:
+    return keys["players_group"].n_unique() > 1
+
+
 # --------------------------------------------------------------------------- small tables
 
 
@@ -163,6 +255,9 @@ def wilson(wins, n) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _test_fair(wins: float, n: float, fair: float) -> float:
+    """Two-sided p-value of a z-test against the fair share; NaN when there is none (solo)."""
+    if not np.isfinite(fair):
+        return np.nan
     if n <= 0:
         return 1.0
     p = proportions_ztest(wins, n, value=fair, prop_var=fair)[1]
@@ -170,16 +265,24 @@ def _test_fair(wins: float, n: float, fair: float) -> float:
 
 
 def holm(pvals) -> tuple[np.ndarray, np.ndarray]:
-    """Holm-adjusted p-values and rejections at 5% (empty in, empty out)."""
+    """Holm-adjusted p-values and rejections at 5% (empty in, empty out).
+
+    NaN p-values (no test) stay NaN, are not rejected and are left out of the family.
+    """
     pvals = np.asarray(pvals, float)
-    if not len(pvals):
-        return pvals, pvals.astype(bool)
-    reject, adjusted, _, _ = multipletests(pvals, alpha=ALPHA, method="holm")
-    return adjusted, reject.astype(bool)
+    tested = np.isfinite(pvals)
+    adjusted, reject = np.full(len(pvals), np.nan), np.zeros(len(pvals), bool)
+    if tested.any():
+        rej, adj, _, _ = multipletests(pvals[tested], alpha=ALPHA, method="holm")
+        adjusted[tested], reject[tested] = adj, rej
+    return adjusted, reject
 
 
 def win_table(agg: pl.DataFrame, by: list[str], info: pl.DataFrame, keys: pl.DataFrame):
-    """Win rate, Wilson interval and a Holm-corrected test against the fair share, per group."""
+    """Win rate, Wilson interval and a Holm-corrected test against the fair share, per group.
+
+    Rows without a fair share (solo variants) get a null p-value and are not significant.
+    """
     t = (
         agg.group_by([*KEY, *by])
         .agg(pl.col("n").sum(), pl.col("wins").sum(), pl.col("score_sum").sum())
@@ -204,7 +307,7 @@ def win_table(agg: pl.DataFrame, by: list[str], info: pl.DataFrame, keys: pl.Dat
         (pl.col("wins") / pl.col("n")).alias("win_rate"),
         pl.Series("ci_low", lo, pl.Float64),
         pl.Series("ci_high", hi, pl.Float64),
-        pl.Series("p_value", pvals, pl.Float64),
+        pl.Series("p_value", pvals, pl.Float64).fill_nan(None),
         pl.Series("p_holm_significant", reject, pl.Boolean),
     )
 
@@ -236,6 +339,7 @@ _DIFF_SCHEMA = {
     "variant": pl.String,
     "label": pl.String,
     "baseline": pl.String,
+    "players": pl.String,
     "unit": pl.String,
     "group": pl.String,
     "method": pl.String,
@@ -250,68 +354,77 @@ _DIFF_SCHEMA = {
 }
 
 
+def _rows_by_order(table: pl.DataFrame, unit: str) -> dict:
+    """{order: {group: row}} of a win table, in the table's order."""
+    out: dict = {}
+    for r in table.iter_rows(named=True):
+        out.setdefault(r["order"], {})[r[unit]] = r
+    return out
+
+
+def _difference_row(common: dict, r: dict, b: dict, pr: dict | None) -> dict:
+    """One variant-minus-baseline row: paired when per-game pairs exist, else unpaired."""
+    if pr is not None and pr["n"] > 0:
+        return {
+            **common,
+            "method": "paired",
+            "n": pr["n"],
+            "n_baseline": pr["n"],
+            "rate_baseline": pr["rate_base"],
+            "rate": pr["rate"],
+            "diff": pr["diff"],
+            **_paired_row(pr),
+        }
+    return {
+        **common,
+        "method": "unpaired",
+        "n": r["n"],
+        "n_baseline": b["n"],
+        "rate_baseline": b["win_rate"],
+        "rate": r["win_rate"],
+        "diff": r["win_rate"] - b["win_rate"],
+        **_unpaired_row(r["wins"], r["n"], b["wins"], b["n"]),
+    }
+
+
 def differences(
     tables: dict[str, pl.DataFrame], paired: dict[str, pl.DataFrame], keys: pl.DataFrame
 ) -> pl.DataFrame:
-    """Every variant against the baseline, per role and for seat 0, Holm-corrected together.
+    """Every variant against the baseline of its player count, per role and for seat 0, Holm
+    together (keys from `player_groups`; a baseline or a variant alone at its count: no rows).
 
     `tables` maps unit ("role", "seat") to its win table (seat: the seat 0 rows); `paired` maps
     unit to the summarised paired differences of the variants that used common random numbers.
+    With several player counts a `players` column names each row's player count.
     """
-    base = keys.row(0, named=True)
+    compared = comparisons(keys)
     rows = []
     for unit, table in tables.items():
-        col = unit
-        base_rows = {
-            r[col]: r
-            for r in table.filter(
-                (pl.col("run") == base["run"]) & (pl.col("variant") == base["variant"])
-            ).iter_rows(named=True)
-        }
+        by_order = _rows_by_order(table, unit)
         pairs = {
-            (r["run"], r["variant"], r[col]): r for r in paired.get(unit, pl.DataFrame()).to_dicts()
+            (r["run"], r["variant"], r[unit]): r
+            for r in paired.get(unit, pl.DataFrame()).to_dicts()
         }
-        for key in keys.slice(1).iter_rows(named=True):
-            current = table.filter(
-                (pl.col("run") == key["run"]) & (pl.col("variant") == key["variant"])
-            )
-            for r in current.iter_rows(named=True):
-                b = base_rows.get(r[col])
+        for key in compared.iter_rows(named=True):
+            base_rows = by_order.get(key["base_order"], {})
+            for group, r in by_order.get(key["order"], {}).items():
+                b = base_rows.get(group)
                 if b is None:
                     continue
                 common = {
                     "run": key["run"],
                     "variant": key["variant"],
                     "label": key["label"],
-                    "baseline": base["label"],
+                    "baseline": key["base_label"],
+                    "players": key["players"],
                     "unit": unit,
-                    "group": str(r[col]),
+                    "group": str(group),
                 }
-                pr = pairs.get((key["run"], key["variant"], r[col]))
-                if pr is not None and pr["n"] > 0:
-                    row = {
-                        **common,
-                        "method": "paired",
-                        "n": pr["n"],
-                        "n_baseline": pr["n"],
-                        "rate_baseline": pr["rate_base"],
-                        "rate": pr["rate"],
-                        "diff": pr["diff"],
-                        **_paired_row(pr),
-                    }
-                else:
-                    row = {
-                        **common,
-                        "method": "unpaired",
-                        "n": r["n"],
-                        "n_baseline": b["n"],
-                        "rate_baseline": b["win_rate"],
-                        "rate": r["win_rate"],
-                        "diff": r["win_rate"] - b["win_rate"],
-                        **_unpaired_row(r["wins"], r["n"], b["wins"], b["n"]),
-                    }
-                rows.append(row)
+                pr = pairs.get((key["run"], key["variant"], group))
+                rows.append(_difference_row(common, r, b, pr))
     out = pl.DataFrame(rows, schema=_DIFF_SCHEMA)
+    if not several_player_counts(keys):
+        out = out.drop("players")
     adjusted, reject = holm(out["p_value"].to_numpy())
     return out.with_columns(
         pl.Series("p_holm", adjusted, pl.Float64),
@@ -328,44 +441,51 @@ def _chi2(matrix: np.ndarray) -> tuple[float, int, float] | None:
     return float(res.statistic), int(res.dof), float(res.pvalue)
 
 
+def _chi_rows(by_role: pl.DataFrame, by_seat: pl.DataFrame) -> list[dict]:
+    """Role x variant and seat x variant wins, then each role's win/loss across variants."""
+    tests = []
+    for unit, table in (("role", by_role), ("seat", by_seat)):
+        if table.height:
+            wide = table.pivot(on=unit, index="order", values="wins", sort_columns=True)
+            wide = wide.sort("order").fill_null(0)
+            tests.append((f"{unit} x variant wins", wide.drop("order").to_numpy().astype(float)))
+    for (role,), t in by_role.sort("order").group_by(["role"], maintain_order=True):
+        wins = t["wins"].to_numpy()
+        tests.append(
+            (f"{role} win rate across variants", np.vstack([wins, t["n"].to_numpy() - wins]).T)
+        )
+    rows = []
+    for test, matrix in tests:
+        res = _chi2(matrix)
+        if res:
+            rows.append(dict(zip(("test", "chi2", "dof", "p_value"), (test, *res), strict=True)))
+    return rows
+
+
 def chi_square(by_role: pl.DataFrame, by_seat: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
-    """Role x variant and seat x variant wins, and each role's win/loss across variants.
+    """Chi-square tests across the variants of each player count with two variants or more.
 
     The overall tests ask whether the share of wins going to each role (seat) depends on the
     variant; the per-role tests ask whether that role's win rate does. Holm across all rows.
+    With several player counts a `players` column names the group each test ran in.
     """
     rows = []
-    for unit, table in (("role", by_role), ("seat", by_seat)):
-        if not table.height or keys.height < 2:
+    for _, members in keys.group_by("players_group", maintain_order=True):
+        if members.height < 2:
             continue
-        wide = table.pivot(on=unit, index="order", values="wins", sort_columns=True).sort("order")
-        wide = wide.fill_null(0)
-        res = _chi2(wide.drop("order").to_numpy().astype(float))
-        if res:
-            rows.append(
-                dict(
-                    zip(
-                        ("test", "chi2", "dof", "p_value"),
-                        (f"{unit} x variant wins", *res),
-                        strict=True,
-                    )
-                )
-            )
-    for (role,), t in by_role.sort("order").group_by(["role"], maintain_order=True):
-        wins = t["wins"].to_numpy()
-        res = _chi2(np.vstack([wins, t["n"].to_numpy() - wins]).T)
-        if res:
-            rows.append(
-                dict(
-                    zip(
-                        ("test", "chi2", "dof", "p_value"),
-                        (f"{role} win rate across variants", *res),
-                        strict=True,
-                    )
-                )
-            )
-    schema = {"test": pl.String, "chi2": pl.Float64, "dof": pl.Int64, "p_value": pl.Float64}
+        inside = pl.col("order").is_in(members["order"].implode())
+        for row in _chi_rows(by_role.filter(inside), by_seat.filter(inside)):
+            rows.append({"players": members["players"][0], **row})
+    schema = {
+        "players": pl.String,
+        "test": pl.String,
+        "chi2": pl.Float64,
+        "dof": pl.Int64,
+        "p_value": pl.Float64,
+    }
     out = pl.DataFrame(rows, schema=schema)
+    if not several_player_counts(keys):
+        out = out.drop("players")
     adjusted, reject = holm(out["p_value"].to_numpy())
     return out.with_columns(
         pl.Series("p_holm", adjusted, pl.Float64),
@@ -380,8 +500,8 @@ def balance(
     stall: pl.DataFrame,
     keys: pl.DataFrame,
 ) -> pl.DataFrame:
-    """Per variant: role spread (best - worst, named), seat-0 advantage with interval, length,
-    turn-cap share and stalemates."""
+    """Per variant: role spread (best - worst, named), seat-0 advantage with interval (null for
+    a solo variant: no fair share), length, turn-cap share and stalemates."""
     ranked = by_role.sort(["order", "win_rate", "role"])
     spread = ranked.group_by(KEY, maintain_order=True).agg(
         pl.col("role").last().alias("best_role"),

@@ -6,6 +6,8 @@
 plus a per-role strength, so the statistics in a report have known answers. With `paired=True`
 every variant draws game *i* from the same stream (common random numbers), so two variants
 without a rig are identical row for row; `rig` makes a role win every game it is dealt in.
+`players` is one player count for every variant or one per variant; a solo game (players = 1)
+is won when the score reaches `SOLO_TARGET`, as in a solo game against a target score.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 import polars as pl
 
 ROLES = ("fastest", "haggler", "strongest", "trusted", "versatile", "wanderer")
+SOLO_TARGET = 45
 GAMES_SCHEMA = {
     "variant": pl.String,
     "game": pl.Int64,
@@ -48,9 +51,14 @@ def _deal(rng: np.random.Generator, games: int, players: int, roles: int) -> np.
 
 
 def _outcome(score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rank (1 = best, ties share the better rank), win share 1/k, winners per game."""
-    best = score.max(axis=1, keepdims=True)
-    top = score == best
+    """Rank (1 = best, ties share the better rank), win share 1/k, winners per game.
+
+    Alone (one column), the player wins when reaching SOLO_TARGET.
+    """
+    if score.shape[1] == 1:
+        top = score >= SOLO_TARGET
+        return np.ones_like(score), top.astype(float), top.sum(axis=1)
+    top = score == score.max(axis=1, keepdims=True)
     winners = top.sum(axis=1)
     rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
     return rank, top / winners[:, None], winners
@@ -115,7 +123,7 @@ def write_run(
     *,
     games: int,
     values=(11, 13),
-    players: int = 4,
+    players: int | tuple[int, ...] = 4,
     seed: int = 0,
     paired: bool = True,
     rig: dict | None = None,
@@ -126,11 +134,12 @@ def write_run(
 ) -> Path:
     """Write a synthetic run directory with one variant per value of `param`; return its path.
 
-    `rig` maps a variant index to a role that then wins every game it is in; `caps` maps a
-    variant index to a number of games (its first ones) that end by `turn_cap` with all
-    scores 0.
+    `players` is one count for all variants or one per value; `rig` maps a variant index to a
+    role that then wins every game it is in; `caps` maps a variant index to a number of games
+    (its first ones) that end by `turn_cap` with all scores 0.
     """
     rig, caps = rig or {}, caps or {}
+    counts = [players] * len(values) if isinstance(players, int) else list(players)
     path = Path(path)
     variants = []
     for i, value in enumerate(values):
@@ -140,7 +149,7 @@ def write_run(
         for start in range(0, games, chunk_games):
             n = min(chunk_games, games - start)
             stream = 0 if paired else i + 1
-            g, p = _chunk(vid, start, n, players, seed, stream, rig.get(i), caps.get(i, 0))
+            g, p = _chunk(vid, start, n, counts[i], seed, stream, rig.get(i), caps.get(i, 0))
             part = f"part-{start:012d}-{n}.parquet"
             g.with_columns(pl.lit(value, pl.Int64).alias(param)).write_parquet(
                 path / "games" / f"variant={vid}" / part
@@ -150,7 +159,11 @@ def write_run(
             {
                 "id": vid,
                 "label": f"{param}={value}",
-                "setup": {"players": players, "bots": ["greedy"] * players, "roles": "random"},
+                "setup": {
+                    "players": counts[i],
+                    "bots": ["greedy"] * counts[i],
+                    "roles": "random",
+                },
                 "swept": {param: value},
                 "columns": [param],
                 "variant_key": i,
