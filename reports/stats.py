@@ -422,11 +422,16 @@ def differences(
                 }
                 pr = pairs.get((key["run"], key["variant"], group))
                 rows.append(_difference_row(common, r, b, pr))
-    out = pl.DataFrame(rows, schema=_DIFF_SCHEMA)
+    return _holm_family(pl.DataFrame(rows, schema=_DIFF_SCHEMA), keys)
+
+
+def _holm_family(tests: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+    """Holm over every row's ``p_value``; the ``players`` column only when the report spans
+    several player counts (single-count outputs keep their columns)."""
     if not several_player_counts(keys):
-        out = out.drop("players")
-    adjusted, reject = holm(out["p_value"].to_numpy())
-    return out.with_columns(
+        tests = tests.drop("players")
+    adjusted, reject = holm(tests["p_value"].to_numpy())
+    return tests.with_columns(
         pl.Series("p_holm", adjusted, pl.Float64),
         pl.Series("significant", reject, pl.Boolean),
     )
@@ -483,14 +488,7 @@ def chi_square(by_role: pl.DataFrame, by_seat: pl.DataFrame, keys: pl.DataFrame)
         "dof": pl.Int64,
         "p_value": pl.Float64,
     }
-    out = pl.DataFrame(rows, schema=schema)
-    if not several_player_counts(keys):
-        out = out.drop("players")
-    adjusted, reject = holm(out["p_value"].to_numpy())
-    return out.with_columns(
-        pl.Series("p_holm", adjusted, pl.Float64),
-        pl.Series("significant", reject, pl.Boolean),
-    )
+    return _holm_family(pl.DataFrame(rows, schema=schema), keys)
 
 
 def balance(

@@ -9,7 +9,6 @@ TOML list or a comma-separated string (``--set disc_costs=1,1,2,2,3,3,4,4,5``).
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.datafile import DataFileError, data_error, read_data_file
 from sim.core.params import Param, ParamError, ParamSet
 from sim.games.celtae.state import (
     MAX_PCARDS,
@@ -218,24 +218,16 @@ BONUSES = ("bonus_token", "recruit_one", "take_two_cards", "gain_three_force")
 WORKER_LETTERS = {"F": 0, "B": 1, "S": 2, "N": 3}
 
 
-class DataFileError(ValueError):
-    """The TOML data file is malformed: the message names the file and the key."""
-
-
 def _fail(key: str, what: str) -> DataFileError:
-    return DataFileError(f"{DATA_FILE.name}: '{key}' {what}")
+    return data_error(DATA_FILE, key, what)
 
 
 @lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
     """The parsed, validated data file (cached for the process)."""
-    try:
-        raw = tomllib.loads(DATA_FILE.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{DATA_FILE.name}: not valid TOML ({exc})") from None
-    for key in ("game", "names", "rondel", "workers", "citadels", "progress_cards", "leaders"):
-        if key not in raw:
-            raise _fail(key, "is missing")
+    raw = read_data_file(
+        DATA_FILE, ("game", "names", "rondel", "workers", "citadels", "progress_cards", "leaders")
+    )
     names = raw["names"]
     if len(names["colours"]) != N_COLOURS or len(names["icons"]) != N_ICONS:
         raise _fail("names", f"must name {N_COLOURS} colours and {N_ICONS} icons")

@@ -9,13 +9,13 @@ the greedy bot searches around them at run time).
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sim.core.datafile import DataFileError, data_error, read_data_file
 from sim.core.params import Param, ParamSet
 
 DATA_FILE = Path(__file__).with_name("celtic_trader.toml")
@@ -134,29 +134,19 @@ O_NEXT_HOP = _offsets["next_hop"]
 FAR = 1000  # distance of an unreachable section
 
 
-class DataFileError(ValueError):
-    """The TOML data file is malformed: the message names the file and the key."""
-
-
 def _fail(key: str, what: str) -> DataFileError:
-    return DataFileError(f"{DATA_FILE.name}: '{key}' {what}")
+    return data_error(DATA_FILE, key, what)
 
 
 @lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
     """The parsed data file (validated), cached for the process."""
-    try:
-        raw = tomllib.loads(DATA_FILE.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{DATA_FILE.name}: not valid TOML ({exc})") from None
+    raw = read_data_file(DATA_FILE, ("game", "tokens", "capabilities", "map", "bastions", "roles"))
     _validate(raw)
     return raw
 
 
 def _validate(raw: dict[str, Any]) -> None:
-    for key in ("game", "tokens", "capabilities", "map", "bastions", "roles"):
-        if key not in raw:
-            raise _fail(key, "is missing")
     res = raw["game"]["resources"]
     if len(res) != N_RES:
         raise _fail("game.resources", f"must list {N_RES} resources")

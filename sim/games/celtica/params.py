@@ -10,7 +10,6 @@ designer can move, add or revalue locations from a config or ``--set`` without t
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.datafile import DataFileError, data_error, read_data_file
 from sim.core.params import Param, ParamError, ParamSet
 from sim.games.celtica.state import (
     K_DIG,
@@ -73,24 +73,16 @@ DIG_SITES = ("village", "monastery", "castle", "dig", "finish")
 MAX_SITE_VALUE = 20
 
 
-class DataFileError(ValueError):
-    """The TOML data file is malformed: the message names the file and the key."""
-
-
 def _fail(key: str, what: str) -> DataFileError:
-    return DataFileError(f"{DATA_FILE.name}: '{key}' {what}")
+    return data_error(DATA_FILE, key, what)
 
 
 @lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
     """The parsed, validated data file (cached for the process)."""
-    try:
-        raw = tomllib.loads(DATA_FILE.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{DATA_FILE.name}: not valid TOML ({exc})") from None
-    for key in ("game", "druids", "experience", "fragments", "sacred", "track", "alternatives"):
-        if key not in raw:
-            raise _fail(key, "is missing")
+    raw = read_data_file(
+        DATA_FILE, ("game", "druids", "experience", "fragments", "sacred", "track", "alternatives")
+    )
     if len(raw["druids"]["colours"]) != N_COLOURS:
         raise _fail("druids.colours", f"must name {N_COLOURS} colours")
     if len(raw["fragments"]["type_names"]) != MAX_TYPES:
