@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import base64
 import html
-import shutil
-import tempfile
 from pathlib import Path
 
 import polars as pl
@@ -23,6 +21,7 @@ import seaborn as sns
 
 from reports import plots, stats
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
+from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
 from reports.stats import wilson, win_table
 
@@ -42,20 +41,11 @@ def _collect(frames: list[pl.LazyFrame], runs: list[Run]) -> list[pl.DataFrame]:
 def make_report(run_dirs, out=None) -> Path:
     """Write the report of one or more run directories; return the report directory."""
     run_dirs = [Path(d) for d in run_dirs]
-    runs = load_runs(run_dirs)
     out = Path(out) if out else run_dirs[0] / "report"
+    check_out_dir(out, run_dirs)
+    runs = load_runs(run_dirs)
     tables = analyse(runs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
-    try:
-        _write(runs, tables, tmp)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+    return write_atomically(out, run_dirs, lambda tmp: _write(runs, tables, tmp))
 
 
 def _with_keys(table: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:

@@ -1,0 +1,105 @@
+"""`menhir report --out DIR` never deletes what it did not write (issue 19, defect 1)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from experiments.cli import cli
+from reports.outdir import MARKER, OutDirError, check_out_dir, write_atomically
+
+
+def _write_two(tmp):
+    (tmp / "report.html").write_text("<html>new</html>")
+    (tmp / "summary.md").write_text("new")
+
+
+def _fake_run(folder):
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text("{}")
+    return folder
+
+
+def test_unrelated_folder_is_refused_and_kept(tmp_path):
+    out = tmp_path / "thesis"
+    out.mkdir()
+    (out / "chapter1.tex").write_text("years of work")
+    with pytest.raises(OutDirError, match="not a menhir report"):
+        write_atomically(out, [], _write_two)
+    assert (out / "chapter1.tex").read_text() == "years of work"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis"]
+
+
+def test_input_run_and_folder_holding_it_are_refused(tmp_path):
+    run = _fake_run(tmp_path / "runs" / "a")
+    with pytest.raises(OutDirError, match="it is the run"):
+        check_out_dir(run, [run])
+    with pytest.raises(OutDirError, match="it holds the run"):
+        check_out_dir(tmp_path / "runs", [run])
+    assert (run / "manifest.json").exists()
+
+
+def test_a_file_is_refused(tmp_path):
+    out = tmp_path / "notes.txt"
+    out.write_text("keep")
+    with pytest.raises(OutDirError, match="not a folder"):
+        write_atomically(out, [], _write_two)
+    assert out.read_text() == "keep"
+
+
+def test_an_earlier_report_is_replaced(tmp_path):
+    out = tmp_path / "rep"
+    write_atomically(out, [], lambda t: (t / "old.png").write_text("x"))
+    assert json.loads((out / MARKER).read_text())["files"] == ["old.png"]
+    write_atomically(out, [], _write_two)
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "report.html", "summary.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_a_report_with_a_user_file_added_is_refused(tmp_path):
+    out = tmp_path / "rep"
+    write_atomically(out, [], _write_two)
+    (out / "my_notes.md").write_text("mine")
+    with pytest.raises(OutDirError, match="my_notes.md"):
+        write_atomically(out, [], _write_two)
+    assert (out / "my_notes.md").read_text() == "mine"
+
+
+def test_a_failing_write_leaves_the_earlier_report(tmp_path):
+    out = tmp_path / "rep"
+    write_atomically(out, [], _write_two)
+
+    def broken(tmp):
+        (tmp / "half.png").write_text("x")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        write_atomically(out, [], broken)
+    assert (out / "report.html").read_text() == "<html>new</html>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_empty_folder_and_legacy_report_are_accepted(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write_atomically(empty, [], _write_two)
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    for name in ("report.html", "summary.md", "win_by_seat.png", "balance.csv"):
+        (legacy / name).write_text("old")
+    write_atomically(legacy, [], _write_two)
+    assert (legacy / "report.html").read_text() == "<html>new</html>"
+
+
+def test_cli_refuses_with_one_line_and_exit_2(tmp_path):
+    run = _fake_run(tmp_path / "run")
+    out = tmp_path / "other"
+    out.mkdir()
+    (out / "data.csv").write_text("1,2")
+    result = CliRunner().invoke(cli, ["report", str(run), "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "holds the run" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert (run / "manifest.json").exists()
+    result = CliRunner().invoke(cli, ["report", str(run), "--out", str(out)])
+    assert result.exit_code == 2 and (out / "data.csv").exists()
