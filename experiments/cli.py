@@ -11,7 +11,13 @@ import sys
 import click
 
 from sim.core.params import ParamError, parse_assignments
-from sim.core.registry import GAME_MODULES, describe_param, get_game, make_setup
+from sim.core.registry import (
+    GAME_MODULES,
+    describe_param,
+    get_game,
+    make_setup,
+    split_overrides,
+)
 
 
 class MenhirError(click.ClickException):
@@ -44,9 +50,32 @@ def cli():
 
 
 @cli.command("games")
-def games_cmd():
-    """List the games: player counts, bots, roles and parameters with defaults."""
-    for game_id in GAME_MODULES:
+@click.argument("game", required=False)
+@click.option("--data", "list_data", is_flag=True, help="List every data path with its value.")
+@click.option("--data-file", "print_file", is_flag=True, help="Print the shipped data file.")
+@fail_on_user_error
+def games_cmd(game, list_data, print_file):
+    """List the games: player counts, bots, roles and parameters with defaults.
+
+    With GAME and --data, every addressable data-file path (for --set and a config's [data]
+    table) with its value, marked where the rulebook's lost pictures held it (PROVISIONAL);
+    with --data-file, the shipped data file itself, to start a variant file from.
+    """
+    if game is not None and game not in GAME_MODULES:
+        raise MenhirError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
+    if (list_data or print_file) and game is None:
+        raise MenhirError("--data and --data-file need a GAME, e.g. menhir games celtae --data")
+    if print_file:
+        click.echo(get_game(game).data.file.read_text(), nl=False)
+        return
+    if list_data:
+        from sim.core.gamedata import show_value
+
+        for item in get_game(game).data.paths():
+            mark = "  # PROVISIONAL" if item.provisional else ""
+            click.echo(f"{item.path} = {show_value(item.value)}{mark}")
+        return
+    for game_id in [game] if game else GAME_MODULES:
         g = get_game(game_id)
         click.echo(f"{g.id}  ({g.title}, v{g.version})  players {g.min_players}-{g.max_players}")
         click.echo(f"  bots: {', '.join(f'{b.name} ({b.description})' for b in g.bots)}")
@@ -68,7 +97,13 @@ def games_cmd():
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game seed.")
 @click.option("--bots", "-b", default=None, help="Bot per seat, comma-separated (or one for all).")
 @click.option("--roles", default="random", show_default=True, help="random | draft | a,b,c.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a parameter.")
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a parameter or a data path (roles.trusted.rp_as_vp=2).",
+)
 @click.option("--trace/--no-trace", default=False, help="Print the readable game log.")
 @fail_on_user_error
 def play_cmd(game, players, seed, bots, roles, sets, trace):
@@ -78,7 +113,8 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
     if game not in GAME_MODULES:
         raise MenhirError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
     role_arg = roles if roles in ("random", "draft") else roles.split(",")
-    setup = make_setup(game, players, parse_assignments(sets), bots, role_arg)
+    params, data = split_overrides(get_game(game), parse_assignments(sets))
+    setup = make_setup(game, players, params, bots, role_arg, data)
     lines, table = trace_game(setup, seed)
     if trace:
         for line in lines:
@@ -111,11 +147,12 @@ def bench_cmd(games, jobs, seconds, out):
 
 def _register_optional_commands() -> None:
     """Commands owned by other packages (runner, reports, ladder)."""
+    from experiments.balance_cli import balance_cmd
     from experiments.run_cli import run_cmd
     from reports.cli import report_cmd
     from strategies.ladder_cli import ladder_cmd
 
-    for cmd in (run_cmd, report_cmd, ladder_cmd):
+    for cmd in (run_cmd, report_cmd, ladder_cmd, balance_cmd):
         cli.add_command(cmd)
 
 

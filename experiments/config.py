@@ -21,8 +21,13 @@ Schema (a list where a scalar is expected is a sweep axis)::
     description = "..."        # optional free text
     [params]                   # overrides of the game's declared parameters
     romans_in_play = [11, 12]
+    [data]                     # overrides of any data-file value, by dotted path
+    "roles.trusted.rp_as_vp" = [1, 2, 3]
+    file = "my_trader.toml"    # a whole variant data file (relative to the config); a list
+                               # sweeps files. Also written `data = "my_trader.toml"` on top.
     [sweep]
     mode = "grid"              # grid | zip
+    [balance]                  # read by `menhir balance` only (experiments/balance_search.py)
 """
 
 from __future__ import annotations
@@ -53,8 +58,11 @@ TOP_KEYS = (
     "chunk_games",
     "description",
     "params",
+    "data",
     "sweep",
+    "balance",
 )
+DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 
@@ -85,6 +93,8 @@ class ExperimentConfig:
     bots: str | tuple[str, ...]
     roles: str | tuple[str, ...] | tuple[Any, ...]
     params: dict[str, Any]
+    data: dict[str, Any]  # data path -> value, or a tuple of values when swept
+    data_files: str | tuple[str, ...] | None  # variant data file path(s), absolute
     mode: str
     paired: bool
     target_ci: float | None
@@ -102,6 +112,9 @@ class ExperimentConfig:
         if self.swept_roles:
             names.append("roles")
         names += [k for k, v in self.params.items() if isinstance(v, tuple)]
+        if isinstance(self.data_files, tuple):
+            names.append("data")
+        names += [k for k, v in self.data.items() if isinstance(v, tuple)]
         return names
 
     def with_games(self, games: int | None) -> ExperimentConfig:
@@ -133,13 +146,19 @@ def read_toml(path: str | Path) -> dict:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
 
-def load_config(config: str | Path | Mapping, games: int | None = None) -> ExperimentConfig:
-    """Read (if a path) and validate a config completely; ``games`` overrides its count."""
+def load_config(
+    config: str | Path | Mapping, games: int | None = None, data_dir: Path | None = None
+) -> ExperimentConfig:
+    """Read (if a path) and validate a config completely; ``games`` overrides its count.
+
+    Variant data files are found relative to the config file (the working directory for a
+    mapping), or by name in ``data_dir`` (a run's own copies, when a run is resumed).
+    """
     if isinstance(config, Mapping):
         source, raw, stem = "<config>", dict(config), None
     else:
         source, raw, stem = str(config), read_toml(config), Path(config).stem
-    cfg = parse_config(raw, source, default_name=stem)
+    cfg = parse_config(raw, source, default_name=stem, data_dir=data_dir)
     cfg = cfg.with_games(games)
     from experiments.sweep import expand  # validates every variant's setup
 
@@ -147,7 +166,9 @@ def load_config(config: str | Path | Mapping, games: int | None = None) -> Exper
     return cfg
 
 
-def parse_config(raw: dict, source: str, default_name: str | None = None) -> ExperimentConfig:
+def parse_config(
+    raw: dict, source: str, default_name: str | None = None, data_dir: Path | None = None
+) -> ExperimentConfig:
     """Check keys and types; values the game declares are checked against its declarations."""
     for key in raw:
         if key not in TOP_KEYS:
@@ -173,6 +194,8 @@ def parse_config(raw: dict, source: str, default_name: str | None = None) -> Exp
     bots = _bots(source, raw.get("bots", decl.default_bot))
     roles, swept_roles = _roles(source, decl, raw.get("roles", decl.role_modes[0]))
     params = _params(source, decl, raw.get("params", {}))
+    base_dir = Path(source).parent if source != "<config>" else Path.cwd()
+    data, data_files = _data(source, decl, raw.get("data", {}), base_dir, data_dir)
     mode = _mode(source, raw.get("sweep", {}))
     return ExperimentConfig(
         source=source,
@@ -185,6 +208,8 @@ def parse_config(raw: dict, source: str, default_name: str | None = None) -> Exp
         bots=bots,
         roles=roles,
         params=params,
+        data=data,
+        data_files=data_files,
         mode=mode,
         paired=paired,
         target_ci=target_ci,
@@ -306,6 +331,72 @@ def _params(source: str, decl, table) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _depth(value) -> int:
+    """How deeply lists nest in ``value`` (0 for a scalar)."""
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _data(source: str, decl, value, base_dir: Path, data_dir: Path | None):
+    """``[data]``: overrides by path (a list one level deeper than the value sweeps) and files.
+
+    Paths are checked to exist here; values are checked (type, shape, the game's own rules)
+    when each variant's setup is made.
+    """
+    from sim.core.gamedata import DataError, get_value
+
+    if isinstance(value, str | list):
+        value = {"file": value}
+    if not isinstance(value, dict):
+        raise fail(source, "data", "a table of data-path overrides ([data]) or a data file path")
+    if not value:
+        return {}, None
+    if decl.data is None:
+        raise fail(source, "data", f"{decl.id} has no data file to override")
+    files = [k for k in value if k in DATA_FILE_KEYS]
+    if len(files) > 1:
+        raise fail(source, "data.file", "give the variant data file once")
+    data_files = _data_files(source, value[files[0]], base_dir, data_dir) if files else None
+    shipped = decl.data.read()
+    out: dict[str, Any] = {}
+    for path, v in value.items():
+        if path in DATA_FILE_KEYS:
+            continue
+        where = f"data.{path}"
+        try:
+            original = get_value(shipped, path)
+        except DataError as exc:
+            raise fail(source, where, str(exc)) from None
+        if _depth(v) == _depth(original) + 1 and isinstance(v, list):
+            _check_axis(source, where, v)
+            out[path] = tuple(v)
+        else:
+            out[path] = v
+    return out, data_files
+
+
+def _data_files(source: str, value, base_dir: Path, data_dir: Path | None):
+    where = "data.file"
+    values = value if _is_list(value) else [value]
+    if _is_list(value):
+        _check_axis(source, where, value)
+    paths = []
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise fail(source, where, f"{v!r} is not allowed: a .toml file path or a list of them")
+        path = Path(v) if Path(v).is_absolute() else base_dir / v
+        if data_dir is not None:
+            path = data_dir / Path(v).name
+        if not path.is_file():
+            raise fail(source, where, f"{v!r}: no such data file ({path})")
+        paths.append(str(path.resolve()))
+    stems = [Path(p).stem for p in paths]
+    if len(set(stems)) != len(stems):
+        raise fail(source, where, "two data files share a name; variant columns use the name")
+    return tuple(paths) if _is_list(value) else paths[0]
 
 
 def _check_axis(source: str, key: str, values: list) -> None:

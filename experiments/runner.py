@@ -487,6 +487,13 @@ def _check_same_run(store: RunStore, cfg: ExperimentConfig, variants: list[Varia
         )
     stored = [(e["id"], e["setup"]) for e in m["variants"]]
     current = [(v.id, _jsonable(setup_description(v.setup))) for v in variants]
+    for (vid, old), (_, new) in zip(stored, current, strict=False):
+        if old.get("data_file") != new.get("data_file"):
+            name = (new.get("data_file") or old.get("data_file") or {}).get("name")
+            raise UserError(
+                f"{where}: variant {vid}'s data file {name} changed since the run started "
+                "(its SHA-256 differs); resume with the file it started with, or a new --out"
+            )
     if stored != current:
         raise UserError(f"{where}: its variants no longer match what the config resolves to")
 
@@ -521,7 +528,10 @@ def run_experiment(
         if not (resume and out is not None):
             raise UserError("a config is needed (only --resume of an existing --out can omit it)")
         config = _recorded(Path(out))["config"]
-    cfg = load_config(config, games=games)
+        data_dir = Path(out) / DATA_COPIES  # the run's own copies of its variant data files
+    else:
+        data_dir = None
+    cfg = load_config(config, games=games, data_dir=data_dir)
     out = Path(out) if out is not None else default_out(cfg)
     resumed = resume and out.exists()
     if resumed and games is None:  # continue with the count the run was started with
@@ -542,7 +552,8 @@ def run_experiment(
             store.tidy()
         else:
             chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
-            store = RunStore.create(out, new_manifest(cfg, variants, chunk, config_path))
+            manifest = new_manifest(cfg, variants, chunk, config_path)
+            store = RunStore.create(out, manifest, files=data_file_copies(variants))
         store.manifest["sessions"].append(_session(backend, jobs, scheduler, resumed))
         store.manifest["status"] = "running"
         store.save()
@@ -579,6 +590,18 @@ def probe(cfg: ExperimentConfig, variants: list[Variant]) -> None:
             play_batch(v.setup, [0], cfg.seed, v.variant_key)
         except ValueError as exc:
             raise UserError(f"{cfg.source}: variant {v.id} ({v.label}): {exc}") from None
+
+
+DATA_COPIES = "data"  # folder of a run directory holding copies of its variant data files
+
+
+def data_file_copies(variants: list[Variant]) -> dict[str, str]:
+    """{relative path: text} of every variant data file, copied into the run directory."""
+    return {
+        f"{DATA_COPIES}/{v.setup.data_file}": v.setup.data_text
+        for v in variants
+        if v.setup.data_text is not None
+    }
 
 
 def _recorded(out: Path) -> dict:

@@ -67,8 +67,12 @@ class RunStore:
             )
 
     @classmethod
-    def create(cls, root: str | Path, manifest: dict) -> RunStore:
-        """Make a new run directory holding ``manifest``; an existing one is a UserError."""
+    def create(cls, root: str | Path, manifest: dict, files: dict | None = None) -> RunStore:
+        """Make a new run directory holding ``manifest``; an existing one is a UserError.
+
+        ``files`` maps relative paths to texts written along (the variant data files), so a
+        run is reproducible without the designer's working files.
+        """
         root = Path(root)
         cls.check_absent(root)
         building = partial_dir(root)
@@ -78,6 +82,9 @@ class RunStore:
                 for variant in manifest["variants"]:
                     (building / table / f"variant={variant['id']}").mkdir(parents=True)
             (building / ".tmp").mkdir()
+            for rel, text in (files or {}).items():
+                (building / rel).parent.mkdir(parents=True, exist_ok=True)
+                (building / rel).write_text(text, encoding="utf-8")
             store = cls(building)
             store.save(manifest)
             os.rename(building, root)

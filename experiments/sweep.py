@@ -11,11 +11,13 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from experiments.config import ExperimentConfig, fail
+from sim.core.gamedata import DataError, get_value, show_value, text_digest
 from sim.core.params import ParamError
-from sim.core.registry import Setup, get_game, make_setup
+from sim.core.registry import Setup, data_params, get_game, make_setup, read_variant_file
 
 # Columns the games table already has: a swept parameter with one of these names gets a prefix.
 GAMES_COLUMNS = ("variant", "game", "seed", "players", "rounds", "turns", "end_reason", "winners")
@@ -47,8 +49,12 @@ def axis_values(cfg: ExperimentConfig) -> list[tuple[str, tuple]]:
     for name in cfg.axes:
         if name in ("players", "bots", "roles"):
             axes.append((name, getattr(cfg, name)))
-        else:
+        elif name == "data":
+            axes.append((name, cfg.data_files))
+        elif name in cfg.params:
             axes.append((name, cfg.params[name]))
+        else:
+            axes.append((name, cfg.data[name]))
     return axes
 
 
@@ -70,7 +76,11 @@ def combinations(cfg: ExperimentConfig) -> list[dict[str, Any]]:
 
 
 def _key(setting: str) -> str:
-    return setting if setting in ("players", "bots", "roles") else f"params.{setting}"
+    if setting in ("players", "bots", "roles"):
+        return setting
+    if setting == "data":
+        return "data.file"
+    return f"data.{setting}" if "." in setting else f"params.{setting}"
 
 
 def _roles_text(roles) -> str:
@@ -90,13 +100,19 @@ def expand(cfg: ExperimentConfig) -> list[Variant]:
         bots = combo.get("bots", cfg.bots)
         roles = combo.get("roles", cfg.roles)
         params = {k: combo.get(k, v) for k, v in cfg.params.items()}
-        setup = _make_setup(cfg, players, params, bots, roles)
+        data = {k: combo.get(k, v) for k, v in cfg.data.items()}
+        data_file = combo.get("data", cfg.data_files)
+        setup = _make_setup(cfg, players, params, bots, roles, data, data_file)
         swept = {}
         for name, value in combo.items():
             if name == "bots":
                 value = _bots_text(value)
             elif name == "roles":
                 value = _roles_text(value)
+            elif name == "data":
+                value = Path(value).stem
+            elif name in cfg.data:
+                value = _column_value(get_value(setup.raw_data(), name))
             elif name != "players":
                 value = setup.params[name]
             swept[name] = value
@@ -106,31 +122,60 @@ def expand(cfg: ExperimentConfig) -> list[Variant]:
     return variants
 
 
-def _make_setup(cfg: ExperimentConfig, players, params, bots, roles) -> Setup:
+def _column_value(value: Any) -> Any:
+    """A swept data value as a games-table cell: lists and tables as their TOML text."""
+    return show_value(value) if isinstance(value, list | dict) else value
+
+
+def _make_setup(cfg: ExperimentConfig, players, params, bots, roles, data, data_file) -> Setup:
     """make_setup, checked one setting at a time so the error names the key at fault."""
     decl = get_game(cfg.game)
     try:
-        decl.params.resolve(players, params)
+        param_set = data_params(decl, players, data, *_file_text(cfg, data_file))
+    except DataError as exc:
+        key = next((f"data.{k}" for k in sorted(data) if f"'{k}'" in str(exc)), "data")
+        raise fail(cfg.source, key, str(exc)) from None
+    except ParamError as exc:
+        raise fail(cfg.source, "data.file", str(exc)) from None
+    try:
+        param_set.resolve(players, params)
     except ParamError as exc:
         raise fail(cfg.source, "params", str(exc)) from None
     try:
-        make_setup(cfg.game, players, params, bots, decl.role_modes[0])
+        make_setup(cfg.game, players, params, bots, decl.role_modes[0], data, data_file)
     except ParamError as exc:
         raise fail(cfg.source, "bots", f"{exc} (with players = {players})") from None
     try:
-        return make_setup(cfg.game, players, params, bots, roles)
+        return make_setup(cfg.game, players, params, bots, roles, data, data_file)
     except ParamError as exc:
         raise fail(cfg.source, "roles", f"{exc} (with players = {players})") from None
 
 
+def _file_text(cfg: ExperimentConfig, data_file) -> tuple[str | None, str | None]:
+    try:
+        name, text = read_variant_file(data_file)
+    except ParamError as exc:
+        raise fail(cfg.source, "data.file", str(exc)) from None
+    return text, name
+
+
 def setup_description(setup: Setup) -> dict[str, Any]:
-    """The resolved setup as plain data (for the manifest)."""
-    return {
+    """The resolved setup as plain data (for the manifest).
+
+    Data overrides and a variant data file (its name and SHA-256) appear only when given, so
+    the description, and the seeds of ``paired = false`` runs, of other setups do not change.
+    """
+    out = {
         "players": setup.players,
         "bots": [str(b) for b in setup.bots],
         "roles": setup.roles if isinstance(setup.roles, str) else list(setup.roles),
         "params": dict(setup.params),
     }
+    if setup.data:
+        out["data"] = dict(setup.data)
+    if setup.data_text is not None:
+        out["data_file"] = {"name": setup.data_file, "sha256": text_digest(setup.data_text)}
+    return out
 
 
 def variant_key(setup: Setup) -> int:

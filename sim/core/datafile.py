@@ -19,11 +19,16 @@ def data_error(path: Path, key: str, what: str) -> DataFileError:
 
 def read_data_file(path: Path, required: Iterable[str]) -> dict[str, Any]:
     """The parsed file; a one-line error if it is not TOML or lacks a ``required`` table."""
+    return read_data_text(path.read_text(), path.name, required)
+
+
+def read_data_text(text: str, name: str, required: Iterable[str]) -> dict[str, Any]:
+    """``read_data_file`` of a file's text; ``name`` is the file's name in messages."""
     try:
-        raw = tomllib.loads(path.read_text())
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path.name}: not valid TOML ({exc})") from None
+        raise DataFileError(f"{name}: not valid TOML ({exc})") from None
     for key in required:
         if key not in raw:
-            raise data_error(path, key, "is missing")
+            raise DataFileError(f"{name}: '{key}' is missing")
     return raw

@@ -7,12 +7,16 @@ lazily by id, so ``import sim`` compiles nothing (STYLE.md 7).
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sim.core.datafile import DataFileError
+from sim.core.gamedata import DataError, GameData
 from sim.core.params import Param, ParamError, ParamSet, parse_value
 
 # Game ids in display order, and the module that declares each. A game appears here once its
@@ -89,6 +93,7 @@ class GameDecl:
     tiebreak: tuple[str, ...] = ()
     default_bot: str = "greedy"
     warmup: Callable[[], None] | None = None
+    data: GameData | None = None
 
     def bot(self, name: str) -> BotDecl:
         for b in self.bots:
@@ -119,10 +124,21 @@ class Setup:
     params: Mapping[str, Any]
     bots: tuple[BotSpec, ...]
     roles: str | tuple[str, ...] = "random"
+    data: tuple[tuple[str, Any], ...] = ()  # data-file overrides (path, value), sorted by path
+    data_file: str | None = None  # name of a whole variant data file replacing the shipped one
+    data_text: str | None = field(default=None, repr=False)  # that file's text (travels along)
 
     @property
     def decl(self) -> GameDecl:
         return get_game(self.game)
+
+    def raw_data(self) -> dict:
+        """The parsed data file this setup plays (variant file and overrides applied)."""
+        return self.decl.data.resolve(dict(self.data), self.data_text, self.data_file)
+
+    def data_key(self) -> str:
+        """A string that tells apart setups whose compiled data differ (for caches)."""
+        return json.dumps([sorted(self.params.items()), self.data, self.data_text], default=str)
 
     def bot_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-seat bot codes (int64) and parameters (float64, declared order, zero-padded)."""
@@ -161,12 +177,20 @@ def make_setup(
     params: Mapping[str, Any] | None = None,
     bots: str | Sequence[str] | None = None,
     roles: str | Sequence[str] = "random",
+    data: Mapping[str, Any] | None = None,
+    data_file: str | Path | None = None,
 ) -> Setup:
-    """Validate a game setup completely; any problem is a one-line ``SetupError``/``ParamError``."""
+    """Validate a game setup completely; any problem is a one-line ``SetupError``/``ParamError``.
+
+    ``data`` overrides values of the game's data file by path and ``data_file`` replaces the
+    file; the parameters' defaults then come from that data (sim/core/gamedata.py).
+    """
     decl = get_game(game_id)
     players = decl.min_players if players is None else players
     decl.check_players(players)
-    resolved = decl.params.resolve(players, params)
+    name, text = read_variant_file(data_file)
+    param_set = data_params(decl, players, data, text, name)
+    resolved = param_set.resolve(players, params)
     if bots is None:
         bots = decl.default_bot
     names = [s for s in bots.split(",")] if isinstance(bots, str) else list(bots)
@@ -182,7 +206,65 @@ def make_setup(
         except ParamError as exc:
             raise SetupError(f"bot '{spec}': {exc}") from None
     roles = _check_roles(decl, players, roles)
-    return Setup(game_id, players, resolved, specs, roles)
+    overrides = tuple(sorted((data or {}).items()))
+    return Setup(game_id, players, resolved, specs, roles, overrides, name, text)
+
+
+def read_variant_file(path: str | Path | None) -> tuple[str | None, str | None]:
+    """(name, text) of a variant data file; a one-line SetupError if it cannot be read."""
+    if path is None:
+        return None, None
+    path = Path(path)
+    try:
+        return path.name, path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SetupError(f"{path}: no such data file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupError(f"{path}: cannot be read as a data file ({type(exc).__name__})") from None
+
+
+def data_params(decl: GameDecl, players: int, data=None, text=None, name=None) -> ParamSet:
+    """The game's parameter declarations under a variant's data (the shipped data: decl.params).
+
+    Parameters whose default is read from the data follow it; a default the data pushes out of
+    its declared range is a DataError naming the overrides.
+    """
+    if not data and text is None:
+        return decl.params
+    if decl.data is None:
+        raise SetupError(f"{decl.id} has no data file to override")
+    try:
+        raw = decl.data.resolve(data, text, name)
+    except DataFileError as exc:
+        raise SetupError(str(exc)) from None
+    param_set = decl.data.param_set(raw)
+    for p in param_set:
+        try:
+            p.validate(p.default_for(players))
+        except ParamError as exc:
+            what = ", ".join(f"'{k}'" for k in sorted(data or {})) or f"file {name}"
+            raise DataError(f"data {what}: {exc}") from None
+    return param_set
+
+
+def split_overrides(decl: GameDecl, assignments: Mapping[str, Any]) -> tuple[dict, dict]:
+    """``--set`` assignments split into declared parameters and data paths (checked)."""
+    params, data = {}, {}
+    for key, value in assignments.items():
+        if key in decl.params.names():
+            params[key] = value
+        elif decl.data is not None and "." in key:
+            from sim.core.gamedata import locate
+
+            locate(decl.data.read(), key)
+            data[key] = value
+        else:
+            known = ", ".join(decl.params.names()) or "(none)"
+            raise ParamError(
+                f"unknown parameter '{key}'; known: {known}; or a data path such as "
+                f"'table.key' (menhir games {decl.id} --data lists them)"
+            )
+    return params, data
 
 
 def _check_roles(decl: GameDecl, players: int, roles: str | Sequence[str]) -> str | tuple:

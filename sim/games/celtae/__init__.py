@@ -10,7 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
-from sim.games.celtae.params import PARAMS, ROLE_IDS, load_raw
+from sim.games.celtae.params import GAME_DATA, PARAMS, ROLE_IDS, load_raw
 from sim.games.celtae.play import PLAYER_EXTRAS, SCORE_COMPONENTS, TIEBREAK, play
 from sim.games.celtae.state import END_REASONS
 from strategies.celtae import BOTS
@@ -54,5 +54,6 @@ GAME = GameDecl(
     player_extras=PLAYER_EXTRAS,
     tiebreak=TIEBREAK,
     default_bot="greedy",
+    data=GAME_DATA,
     warmup=_warmup,
 )

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.datafile import DataFileError, data_error, read_data_file
+from sim.core.datafile import DataFileError, data_error
+from sim.core.gamedata import GameData, compiled_for
 from sim.core.params import Param, ParamError, ParamSet
 from sim.games.celtae.state import (
     MAX_PCARDS,
@@ -222,12 +223,68 @@ def _fail(key: str, what: str) -> DataFileError:
     return data_error(DATA_FILE, key, what)
 
 
-@lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
-    """The parsed, validated data file (cached for the process)."""
-    raw = read_data_file(
-        DATA_FILE, ("game", "names", "rondel", "workers", "citadels", "progress_cards", "leaders")
-    )
+    """The parsed, validated shipped data file (cached for the process)."""
+    return GAME_DATA.read()
+
+
+def _check(ok: bool, key: str, what: str) -> None:
+    if not ok:
+        raise _fail(key, what)
+
+
+def _validate_components(raw: dict[str, Any]) -> None:
+    """Values the kernels read directly (not through a parameter): names and index ranges."""
+    names = raw["names"]
+    workers, icons, regions = names["workers"], names["icons"], names["regions"]
+    marks = ("all", "3/4", "4")
+    rondel = raw["rondel"]
+    for key in ("cb_north_adjacent", "cb_south_adjacent", "recruit_adjacent", "combat_adjacent"):
+        _check(all(0 <= v < 4 for v in rondel[key]), f"rondel.{key}", "positions in [0, 3]")
+    _check(rondel["start"] < 4 and rondel["river_from"] < 4, "rondel", "start in [0, 3]")
+    _check(all(r in regions for r in rondel["position_region"]), "rondel", "known regions")
+    for key, slots in raw["worker_setup"].items():
+        _check(all(t in workers or t == "random" for t in slots), f"worker_setup.{key}",
+               f"worker types ({', '.join(workers)}) or 'random'")  # fmt: skip
+    for key, high in (("nobles", 30), ("druids", 30), ("farmers", 40), ("builders", 40)):
+        _check(raw["workers"][key] <= high, f"workers.{key}", f"at most {high}")
+    _check(raw["workers"]["soldiers"] <= 40, "workers.soldiers", "at most 40")
+    for region in regions:
+        for slots in raw["citadels"][region]:
+            _check(all(m in marks for m in slots), f"citadels.{region}", "slots all, 3/4 or 4")
+        for icon, mark in raw["garrisons"][region]:
+            _check(icon in icons and mark in marks, f"garrisons.{region}", "icon and all|3/4|4")
+    _check(all(b in BONUSES for b in raw["citadels"]["bonus_tiles_per_region"]),
+           "citadels.bonus_tiles_per_region", f"one of {', '.join(BONUSES)}")  # fmt: skip
+    board = raw["player_board"]
+    _check(board["discs"] <= len(board["disc_costs"]), "player_board.discs",
+           f"at most {len(board['disc_costs'])} (one cost per disc)")  # fmt: skip
+    _check(board["garrison_cubes"] <= 10, "player_board.garrison_cubes", "at most 10")
+    _check(len(board["tribe_slot_points"]) <= 16, "player_board.tribe_slot_points", "16 slots")
+    _check(raw["cards"]["copies_per_colour_and_icon"] <= 20, "cards", "at most 20 copies")
+    tokens = raw["bonus_tokens"]
+    _check(tokens["per_player"] <= tokens["total"] <= 40, "bonus_tokens", "per_player <= total")
+    for tiles in (raw["druid_tiles"]["one_point"], raw["druid_tiles"]["two_point"]):
+        _check(all(t and set(t) <= set(WORKER_LETTERS) for t in tiles), "druid_tiles",
+               "worker letters F, B, S, N")  # fmt: skip
+    for card in raw["progress_cards"]["cards"]:
+        _check(card[1] in (2, 3), "progress_cards.cards", f"{card[0]}: 2 or 3 slots")
+        _check(card[4] <= 30 and card[5] <= 30, "progress_cards.cards", f"{card[0]}: minimum")
+    features = raw["leaders"]["features"]
+    for leader in names["leaders"]:
+        for side in ("A", "B"):
+            for f, v in raw["leaders"][leader][side].items():
+                _check(f in features and v <= 30, f"leaders.{leader}.{side}.{f}",
+                       "a known feature, at most 30")  # fmt: skip
+    for key in ("face_a", "face_b"):
+        for acts, swap, discard in raw["solo"][key]:
+            _check(all(a in KINDS for a in acts) and swap in SWAPS, f"solo.{key}",
+                   f"actions of {', '.join(KINDS)}; swap one of {', '.join(SWAPS)}")  # fmt: skip
+            _check(all(1 <= d <= 6 for d in discard), f"solo.{key}", "market slots 1 to 6")
+
+
+def _validate(raw: dict[str, Any]) -> None:
+    """The game's own checks of a data file; most numbers are checked as parameter defaults."""
     names = raw["names"]
     if len(names["colours"]) != N_COLOURS or len(names["icons"]) != N_ICONS:
         raise _fail("names", f"must name {N_COLOURS} colours and {N_ICONS} icons")
@@ -238,7 +295,7 @@ def load_raw() -> dict[str, Any]:
     for card in raw["progress_cards"]["cards"]:
         if card[2] not in PF_NAMES:
             raise _fail("progress_cards.cards", f"{card[0]}: unknown feature {card[2]!r}")
-    return raw
+    _validate_components(raw)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,8 +337,8 @@ def _by_players(values: list[int]) -> dict[int, int]:
     return {n: values[n - 1] for n in range(1, 5)}
 
 
-def _param_set() -> ParamSet:
-    raw = load_raw()
+def param_set(raw: dict[str, Any]) -> ParamSet:
+    """The declared parameters, their defaults read from ``raw``."""
     g, mv, wk, cards = raw["game"], raw["move"], raw["workers"], raw["cards"]
     board, armies, druids = raw["player_board"], raw["armies"], raw["druid_tiles"]
     prog, cit, score, opts = raw["progress"], raw["citadels"], raw["scoring"], raw["rule_options"]
@@ -364,7 +421,13 @@ def _param_set() -> ParamSet:
     return ParamSet(tuple(params))
 
 
-PARAMS = _param_set()
+GAME_DATA = GameData(
+    DATA_FILE,
+    ("game", "names", "rondel", "workers", "citadels", "progress_cards", "leaders"),
+    _validate,
+    param_set,
+)
+PARAMS = param_set(load_raw())
 ROLE_IDS = tuple(load_raw()["names"]["leaders"])
 
 
@@ -377,9 +440,9 @@ def _mark_used(mark: str, players: int) -> bool:
     return mark == "all" or (mark == "3/4" and n >= 3) or (mark == "4" and n == 4)
 
 
-def compile_data(params: dict[str, Any], players: int) -> Data:
-    """The arrays of one variant (``params`` resolved for ``players``)."""
-    raw = load_raw()
+def compile_data(params: dict[str, Any], players: int, raw: dict | None = None) -> Data:
+    """The arrays of one variant (``params`` resolved for ``players``, ``raw`` its data)."""
+    raw = raw or load_raw()
     p = params
     wtype = {w: i for i, w in enumerate(raw["names"]["workers"])}
     colours = raw["names"]["colours"]
@@ -589,6 +652,13 @@ def _cached(items: tuple, players: int) -> Data:
 def data_for(params, players: int) -> Data:
     """Compiled data of a resolved parameter mapping (cached per distinct variant)."""
     return _cached(tuple(sorted(params.items())), players)
+
+
+def setup_data(setup) -> Data:
+    """Compiled data of a setup: its parameters and its data-file overrides."""
+    if not setup.data and setup.data_text is None:
+        return data_for(setup.params, setup.players)
+    return compiled_for(setup, lambda s: compile_data(dict(s.params), s.players, s.raw_data()))
 
 
 def default_data(players: int = 4, **overrides) -> Data:

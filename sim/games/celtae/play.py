@@ -14,7 +14,7 @@ from numba import njit
 
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
-from sim.games.celtae.params import G_SOLO_TARGET, data_for
+from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import (
     N_COMPONENTS,
     components,
@@ -117,7 +117,7 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
 
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
-    data = data_for(setup.params, setup.players)
+    data = setup_data(setup)
     codes, params = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
-from sim.games.celtae.params import KINDS, data_for, names
+from sim.games.celtae.params import KINDS, names, setup_data
 from sim.games.celtae.play import (
     PLAYER_EXTRAS,
     SCORE_COMPONENTS,
@@ -223,7 +223,7 @@ def _events(before, after, nm, solo: bool) -> list[str]:
 def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     """Play one game of ``setup`` with ``seed``; return the readable lines and its result."""
     nm = _Names()
-    data = data_for(setup.params, setup.players)
+    data = setup_data(setup)
     codes, params = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
     n = setup.players

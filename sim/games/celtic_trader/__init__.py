@@ -6,7 +6,7 @@ the greedy policy is ``strategies.celtic_trader.greedy_action``.
 """
 
 from sim.core.registry import GameDecl
-from sim.games.celtic_trader.params import PARAMS, ROLE_IDS, load_raw
+from sim.games.celtic_trader.params import GAME_DATA, PARAMS, ROLE_IDS, load_raw
 
 
 def _play(setup, seeds):
@@ -55,4 +55,5 @@ GAME = GameDecl(
     role_modes=("random", "draft"),
     default_bot="greedy",
     warmup=warmup,
+    data=GAME_DATA,
 )

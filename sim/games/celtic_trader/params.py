@@ -9,13 +9,13 @@ the greedy bot searches around them at run time).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sim.core.datafile import DataFileError, data_error, read_data_file
+from sim.core.datafile import DataFileError, data_error
+from sim.core.gamedata import GameData
 from sim.core.params import Param, ParamSet
 
 DATA_FILE = Path(__file__).with_name("celtic_trader.toml")
@@ -138,15 +138,46 @@ def _fail(key: str, what: str) -> DataFileError:
     return data_error(DATA_FILE, key, what)
 
 
-@lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
-    """The parsed data file (validated), cached for the process."""
-    raw = read_data_file(DATA_FILE, ("game", "tokens", "capabilities", "map", "bastions", "roles"))
-    _validate(raw)
-    return raw
+    """The parsed shipped data file (validated), cached for the process."""
+    return GAME_DATA.read()
+
+
+def _non_decreasing(values) -> bool:
+    return all(a <= b for a, b in zip(values, values[1:], strict=False))
 
 
 def _validate(raw: dict[str, Any]) -> None:
+    """The game's own checks of a data file (shipped, variant file or overridden)."""
+    g, tok = raw["game"], raw["tokens"]
+    if not 2 <= g["players_min"] <= g["players_max"] <= MAX_PLAYERS:
+        raise _fail("game.players_max", f"player counts within 2..{MAX_PLAYERS}")
+    if not 1 <= g["supply_points"] <= MAX_SUPPLY:
+        raise _fail("game.supply_points", f"must be in [1, {MAX_SUPPLY}]")
+    if g["ten_markers"] > MAX_TEN_MARKERS:
+        raise _fail("game.ten_markers", f"at most {MAX_TEN_MARKERS}")
+    if not 1 <= g["draws_per_turn"] <= 4:
+        raise _fail("game.draws_per_turn", "must be in [1, 4]")
+    if not 1 <= g["safety_cap_rounds"] <= 100_000:
+        raise _fail("game.safety_cap_rounds", "must be in [1, 100000]")
+    if g["ten_marker_value"] > 1000:
+        raise _fail("game.ten_marker_value", "at most 1000")
+    if any(v > 100 for v in g["demand_columns"]) or not _non_decreasing(g["demand_columns"]):
+        raise _fail("game.demand_columns", "must not decrease, values at most 100")
+    for key, high in (
+        ("resource_per_type", 20),
+        ("resource_on_map_per_type", 20),
+        ("resource_in_bag_per_type", 20),
+        ("roman", 20),
+        ("cycle", 3),
+        ("orders", 3),
+        ("romanisation", 3),
+    ):
+        if tok[key] > high:
+            raise _fail(f"tokens.{key}", f"at most {high}")
+    removed = tok["roman_removed_by_players"]
+    if any(not 0 <= v <= tok["roman"] for v in removed.values()):
+        raise _fail("tokens.roman_removed_by_players", f"each in [0, {tok['roman']}]")
     res = raw["game"]["resources"]
     if len(res) != N_RES:
         raise _fail("game.resources", f"must list {N_RES} resources")
@@ -156,6 +187,12 @@ def _validate(raw: dict[str, Any]) -> None:
     for key in ("upgrade_cost", "movement", "trading", "carrying_x", "carrying_y"):
         if len(caps[key]) != N_LEVELS:
             raise _fail(f"capabilities.{key}", f"must have {N_LEVELS} levels")
+        if not _non_decreasing(caps[key]) or any(v > 100 for v in caps[key]):
+            raise _fail(f"capabilities.{key}", "a track must not decrease, values at most 100")
+    if caps["carrying_x"][0] < 1 or caps["movement"][0] < 1:
+        raise _fail("capabilities", "level 0 must allow 1 MP and 1 token carried")
+    if caps["carrying_x"][-1] > 3:  # one deliver action per count carried of a type (state.py)
+        raise _fail("capabilities.carrying_x", "at most 3 tokens carried")
     sections = raw["map"]["sections"]
     if len(sections) > MAX_SEC:
         raise _fail("map.sections", f"at most {MAX_SEC} sections")
@@ -192,22 +229,30 @@ def _validate(raw: dict[str, Any]) -> None:
     for r in raw["roles"]:
         if len(r["start"]) != 3 or any(s not in names for s in r["start"]):
             raise _fail("roles", f"{r['id']}: start must be 3 known sections")
+        for cap in CAP_NAMES:
+            if len(r[cap]) != N_LEVELS or not _non_decreasing(r[cap]) or max(r[cap]) > 1000:
+                raise _fail(
+                    f"roles.{r['id']}.{cap}",
+                    f"a bonus track of {N_LEVELS} values that does not decrease, at most 1000",
+                )
+        if r["rp_as_vp"] > 100:
+            raise _fail(f"roles.{r['id']}.rp_as_vp", "at most 100")
 
 
-def section_names() -> list[str]:
-    return [s[0] for s in load_raw()["map"]["sections"]]
+def section_names(raw: dict | None = None) -> list[str]:
+    return [s[0] for s in (raw or load_raw())["map"]["sections"]]
 
 
-def resource_names() -> list[str]:
-    return list(load_raw()["game"]["resources"])
+def resource_names(raw: dict | None = None) -> list[str]:
+    return list((raw or load_raw())["game"]["resources"])
 
 
-def bastion_names() -> list[str]:
-    return [b["name"] for b in load_raw()["bastions"]]
+def bastion_names(raw: dict | None = None) -> list[str]:
+    return [b["name"] for b in (raw or load_raw())["bastions"]]
 
 
-def _param_set() -> ParamSet:
-    raw = load_raw()
+def param_set(raw: dict[str, Any]) -> ParamSet:
+    """The declared parameters, their defaults read from ``raw``."""
     g, tok, caps = raw["game"], raw["tokens"], raw["capabilities"]
     removed = {int(k): v for k, v in tok["roman_removed_by_players"].items()}
     romans = {p: tok["roman"] - removed[p] for p in range(g["players_min"], g["players_max"] + 1)}
@@ -309,7 +354,13 @@ def _param_set() -> ParamSet:
     return ParamSet(tuple(params))
 
 
-PARAMS = _param_set()
+GAME_DATA = GameData(
+    DATA_FILE,
+    ("game", "tokens", "capabilities", "map", "bastions", "roles"),
+    _validate,
+    param_set,
+)
+PARAMS = param_set(load_raw())
 
 
 def _static_distances(adj, adj_cost, deg, n):
@@ -337,12 +388,12 @@ def _static_distances(adj, adj_cost, deg, n):
     return dist, hop
 
 
-def compile_data(params: dict[str, Any]) -> np.ndarray:
-    """The arrays of one variant (``params`` is a resolved parameter dict)."""
-    raw = load_raw()
+def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> np.ndarray:
+    """The arrays of one variant (``params`` resolved, ``raw`` its data; default: shipped)."""
+    raw = raw or load_raw()
     g, tok, caps, m = raw["game"], raw["tokens"], raw["capabilities"], raw["map"]
     res = g["resources"]
-    names = section_names()
+    names = section_names(raw)
     idx = {s: i for i, s in enumerate(names)}
     n = len(names)
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from sim.core.gamedata import compiled_for
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader.params import compile_data
@@ -76,6 +77,13 @@ def data_for(params) -> tuple:
     return _data_for(tuple(sorted(params.items())))
 
 
+def setup_data(setup) -> np.ndarray:
+    """Compiled data of a setup: its parameters and its data-file overrides."""
+    if not setup.data and setup.data_text is None:
+        return data_for(setup.params)
+    return compiled_for(setup, lambda s: compile_data(dict(s.params), s.raw_data()))
+
+
 def role_mode_of(setup) -> tuple[int, np.ndarray]:
     """(role_mode, fixed_roles) kernel arguments of a setup."""
     if isinstance(setup.roles, str):
@@ -86,7 +94,7 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
 
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
-    data = data_for(setup.params)
+    data = setup_data(setup)
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)

@@ -24,7 +24,7 @@ from sim.games.celtic_trader.params import (
     resource_names,
     section_names,
 )
-from sim.games.celtic_trader.play import data_for, role_mode_of, write_results
+from sim.games.celtic_trader.play import role_mode_of, setup_data, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
 from strategies.celtic_trader import choose_action
 
@@ -147,7 +147,7 @@ def describe_changes(before: np.ndarray, after: np.ndarray) -> list[str]:
 
 def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     """Play one game (the same game the compiled loop plays for ``seed``) and log it."""
-    data = data_for(setup.params)
+    data = setup_data(setup)
     _DATA_CACHE["data"] = data
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)

@@ -10,7 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
-from sim.games.celtica.params import PARAMS, load_raw
+from sim.games.celtica.params import GAME_DATA, PARAMS, load_raw
 from sim.games.celtica.play import INCOMPLETE, PLAYER_EXTRAS, SCORE_COMPONENTS, play
 from sim.games.celtica.state import END_REASONS
 from sim.games.celtica.trace import trace
@@ -47,4 +47,5 @@ GAME = GameDecl(
     tiebreak=INCOMPLETE,
     default_bot="greedy",
     warmup=_warmup,
+    data=GAME_DATA,
 )

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections import namedtuple
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sim.core.datafile import DataFileError, data_error, read_data_file
+from sim.core.datafile import DataFileError, data_error
+from sim.core.gamedata import GameData
 from sim.core.params import Param, ParamError, ParamSet
 from sim.games.celtica.state import (
     K_DIG,
@@ -77,12 +77,13 @@ def _fail(key: str, what: str) -> DataFileError:
     return data_error(DATA_FILE, key, what)
 
 
-@lru_cache(maxsize=1)
 def load_raw() -> dict[str, Any]:
-    """The parsed, validated data file (cached for the process)."""
-    raw = read_data_file(
-        DATA_FILE, ("game", "druids", "experience", "fragments", "sacred", "track", "alternatives")
-    )
+    """The parsed, validated shipped data file (cached for the process)."""
+    return GAME_DATA.read()
+
+
+def _validate(raw: dict[str, Any]) -> None:
+    """The game's own checks of a data file; the numbers are checked as parameter defaults."""
     if len(raw["druids"]["colours"]) != N_COLOURS:
         raise _fail("druids.colours", f"must name {N_COLOURS} colours")
     if len(raw["fragments"]["type_names"]) != MAX_TYPES:
@@ -91,7 +92,6 @@ def load_raw() -> dict[str, Any]:
         parse_track(",".join(raw["track"]["locations"]))
     except ParamError as exc:
         raise _fail("track.locations", str(exc)) from None
-    return raw
 
 
 def parse_track(text: str) -> list[tuple[str, int]]:
@@ -144,8 +144,8 @@ class TrackParam(Param):
         return ",".join(t.strip() for t in value.split(","))
 
 
-def _param_set() -> ParamSet:
-    raw = load_raw()
+def param_set(raw: dict[str, Any]) -> ParamSet:
+    """The declared parameters, their defaults read from ``raw``."""
     g, dr, xp, fr = raw["game"], raw["druids"], raw["experience"], raw["fragments"]
     alt = raw["alternatives"]
 
@@ -283,7 +283,13 @@ def _param_set() -> ParamSet:
     return ParamSet(tuple(params))
 
 
-PARAMS = _param_set()
+GAME_DATA = GameData(
+    DATA_FILE,
+    ("game", "druids", "experience", "fragments", "sacred", "track", "alternatives"),
+    _validate,
+    param_set,
+)
+PARAMS = param_set(load_raw())
 
 
 def colour_names() -> list[str]:
