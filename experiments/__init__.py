@@ -1,7 +1,8 @@
 """Experiments: configs, sweeps, the parallel runner and the parquet store behind `menhir run`.
 
 ``experiments.run(config_or_path, out=None, jobs=None, games=None, backend="local",
-scheduler=None, resume=False)`` runs an experiment from a notebook and returns its run directory.
+scheduler=None, resume=False)`` runs an experiment from a notebook and returns its run directory;
+``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`).
 Importing this package compiles nothing.
 """
 
@@ -15,4 +16,15 @@ def run(config=None, out=None, **options):
     return _run(config, out, **options)
 
 
-__all__ = ["run", "ConfigError", "UserError"]
+def balance(config, out=None, **options):
+    """Search a config's [balance.levers] for fair values, confirm them; return the directory.
+
+    Options: ``jobs``, ``backend``, ``scheduler``, ``resume``, ``progress``; the directory holds
+    ``recommendation.json``, ``trials.parquet``, ``confirm/`` (a run) and ``report/``.
+    """
+    from experiments.balance_search import balance as _balance
+
+    return _balance(config, out, **options)
+
+
+__all__ = ["run", "balance", "ConfigError", "UserError"]

@@ -40,6 +40,11 @@ class Progress:
             self.bar.total -= games
             self.bar.refresh()
 
+    def note(self, text: str) -> None:
+        """A short status shown beside the bar (e.g. the best imbalance so far)."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(text)
+
     def line(self, text: str) -> None:
         if not self.enabled:
             return

@@ -1,0 +1,38 @@
+"""`menhir balance CONFIG`: a thin skin over experiments.balance_search.balance."""
+
+import click
+
+
+@click.command("balance")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Balance directory.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local")
+@click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
+@click.option("--resume", is_flag=True, help="Continue a killed search to the same result.")
+def balance_cmd(config, out, jobs, backend, scheduler, resume):
+    """Search the config's [balance.levers] for values that meet its fairness target.
+
+    Writes recommendation.json, the trials table, the confirmation run on fresh seeds and a
+    report (report/balance.md, report/balance.html) into --out (default runs/<name>).
+    """
+    from experiments.balance_search import balance
+    from experiments.cli import MenhirError
+    from experiments.config import UserError
+    from sim.core.params import ParamError
+
+    try:
+        path = balance(config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume)
+    except (UserError, ParamError) as exc:
+        raise MenhirError(str(exc)) from None
+    import json
+
+    rec = json.loads((path / "recommendation.json").read_text())
+    click.echo(f"{rec['verdict']}")
+    for name, value in rec["levers"].items():
+        click.echo(f"  {name} = {json.dumps(value)}  (printed: {json.dumps(rec['printed'][name])})")
+    click.echo(
+        f"{rec['games']:,} games in {rec['trials']} trials, confirmed on "
+        f"{rec['confirmation_games']:,} fresh games per variant; {rec['seconds']} s"
+    )
+    click.echo(f"report: {path / 'report' / 'balance.html'}")

@@ -1,0 +1,151 @@
+"""`menhir balance` (issue 17) on the numpy fake game, whose answer is known.
+
+Two seats with fixed colours: red is played by the random bot, green by a greedy bot whose edge
+adds round(2 x U(0, 1)) points: 0, 1 or 2 with probabilities 1/4, 1/2, 1/4. Red's ``bonus`` (a
+declared parameter; the game counts its integer part) compensates exactly at 1: the score
+difference is then symmetric, so red and green win equally often; at 0 or 2 they do not.
+"""
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import experiments
+from experiments.balance_search import load_balance, trial_variants
+from experiments.cli import cli
+from experiments.config import ConfigError
+
+BASE = {
+    "name": "toy",
+    "game": "fake_runner",
+    "games": 4000,
+    "seed": 5,
+    "players": 2,
+    "bots": "random,greedy:edge=2",
+    "roles": ["red", "green"],
+}
+
+
+def _config(levers, tolerance=0.03, **balance):
+    return BASE | {
+        "balance": {
+            "target": "roles",
+            "tolerance": tolerance,
+            "budget_games": 120_000,
+            "min_games": 1000,
+            "max_games": 8000,
+            "max_trials": 14,
+            "levers": levers,
+        }
+        | balance
+    }
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bal") / "toy"
+    return experiments.balance(_config({"bonus": [0, 5]}), out, jobs=1, progress=False)
+
+
+def test_the_solver_finds_the_known_value(solved):
+    rec = json.loads((solved / "recommendation.json").read_text())
+    assert rec["verdict"] in ("target met", "target met within noise")
+    assert rec["levers"]["bonus"] == 1  # red and green even
+    for who in ("red", "green"):
+        assert abs(rec["win_rates"][who]["rate"] - 0.5) <= 0.03
+    assert rec["games"] <= 120_000 and rec["printed"] == {"bonus": 0.0}
+
+
+def test_outputs_trials_confirmation_and_report(solved):
+    trials = pl.read_parquet(solved / "trials.parquet")
+    assert {"trial", "objective", "objective_low", "objective_high", "games", "lever:bonus"} <= set(
+        trials.columns
+    )
+    assert trials["trial"].to_list() == list(range(trials.height))
+    assert json.loads(trials["values"][0]) == {"bonus": 0}  # the printed value first
+    manifest = json.loads((solved / "confirm" / "manifest.json").read_text())
+    assert manifest["seed"] != BASE["seed"]  # fresh seeds, never used by the search
+    assert manifest["games_per_variant"] == BASE["games"]
+    for name in ("balance.md", "balance.html", "search_path.png", "lever_effects.png"):
+        assert (solved / "report" / name).stat().st_size > 0
+    assert "Verdict" in (solved / "report" / "balance.md").read_text()
+
+
+def test_unreachable_target_is_said(tmp_path):
+    cfg = _config({"bonus": [3, 5]}, budget_games=20_000, max_trials=3)
+    out = experiments.balance(cfg, tmp_path / "far", jobs=1, progress=False)
+    rec = json.loads((out / "recommendation.json").read_text())
+    assert rec["verdict"].startswith("target not reachable with these levers; best found")
+    assert rec["levers"]["bonus"] >= 3
+
+
+def test_same_trials_for_one_and_two_jobs_and_a_resumed_search(tmp_path):
+    cfg = _config({"bonus": [0.0, 5.0]}, budget_games=30_000, max_trials=5)  # a float lever
+    one = experiments.balance(cfg, tmp_path / "one", jobs=1, progress=False)
+    two = experiments.balance(cfg, tmp_path / "two", jobs=2, progress=False)
+    cols = ["trial", "values", "games", "objective", "objective_low", "objective_high"]
+    t1 = pl.read_parquet(one / "trials.parquet").select(cols)
+    assert t1.equals(pl.read_parquet(two / "trials.parquet").select(cols))
+    # a killed search: keep the first two trials, resume, end with the same table
+    kill = tmp_path / "kill"
+    experiments.balance(cfg, kill, jobs=1, progress=False)
+    pl.read_parquet(kill / "trials.parquet").head(2).write_parquet(kill / "trials.parquet")
+    experiments.balance(cfg, kill, jobs=1, progress=False, resume=True)
+    assert t1.equals(pl.read_parquet(kill / "trials.parquet").select(cols))
+
+
+def test_choices_and_data_levers_parse():
+    cfg = load_balance(
+        {
+            "name": "x",
+            "game": "celtic_trader",
+            "players": 4,
+            "balance": {
+                "levers": {
+                    "roles.trusted.rp_as_vp": [1, 6],
+                    "roles.strongest.carrying": [[0, 14, 24, 37, 53], [0, 10, 20, 30, 45]],
+                    "romans_in_play": [10, 14],
+                }
+            },
+        }
+    )
+    rp, carrying, romans = cfg.levers
+    assert (rp.low, rp.high, rp.integer, rp.printed) == (1, 6, True, 1)
+    assert carrying.choices[1] == [0, 10, 20, 30, 45] and carrying.section == "data"
+    assert romans.section == "params" and romans.printed == 12
+    _, variants = trial_variants(
+        cfg,
+        {
+            "roles.trusted.rp_as_vp": 3,
+            "roles.strongest.carrying": carrying.choices[1],
+            "romans_in_play": 11,
+        },  # fmt: skip
+    )
+    assert variants[0].setup.params["romans_in_play"] == 11
+    assert dict(variants[0].setup.data)["roles.trusted.rp_as_vp"] == 3
+
+
+@pytest.mark.parametrize(
+    ("balance", "key"),
+    [
+        ({"levers": {"nothing": [1, 2]}}, "balance.levers.nothing"),
+        ({"levers": {"bonus": [3, 1]}}, "balance.levers.bonus"),
+        ({"levers": {"bonus": [0, 1]}, "target": "sides"}, "balance.target"),
+        ({"levers": {"bonus": [0, 1]}, "tolerance": 0}, "balance.tolerance"),
+        ({"levers": {"bonus": [0, 1]}, "budget": 10}, "balance.budget"),
+        ({}, "balance.levers"),
+    ],
+)
+def test_bad_balance_tables_name_the_key(balance, key):
+    with pytest.raises(ConfigError, match=f"key '{key}'"):
+        load_balance(BASE | {"balance": balance})
+
+
+def test_cli_prints_the_verdict_and_refuses_an_existing_out(solved, tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text('name = "toy"\ngame = "fake_runner"\n[balance]\nlevers = {bonus = [0, 1]}\n')
+    result = CliRunner().invoke(cli, ["balance", str(config), "--out", str(solved)])
+    assert result.exit_code == 2 and "exists" in result.output
+    assert len(result.output.strip().splitlines()) == 1
