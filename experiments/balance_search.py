@@ -356,19 +356,17 @@ def search(bc: BalanceConfig, out: Path, executor, progress=None) -> pl.DataFram
         study.tell(trial, row["objective"])
     spent = sum(r["games_total"] for r in rows)
     evaluator = Evaluator(bc, executor, chunk=max(100, bc.min_games // 4))
-    best_hi = min((r["objective_high"] for r in rows), default=math.inf)
     while len(rows) < bc.max_trials and spent < bc.budget_games:
         if rows and _settled(bc, rows):
             break
         trial = study.ask(dists)
         values = {lv.name: lv.value(trial.params[lv.name]) for lv in bc.levers}
-        row, games = _evaluate(bc, evaluator, values, best_hi, bc.budget_games - spent)
+        row, games = _evaluate(bc, evaluator, values, bc.budget_games - spent)
         row |= {"trial": len(rows), "suggested": json.dumps(trial.params, sort_keys=True)}
         spent += games
         row["games_spent"] = spent
         study.tell(trial, row["objective"])
         rows.append(row)
-        best_hi = min(best_hi, row["objective_high"])
         _write_trials(out, rows)
         if progress is not None:
             progress(len(rows), spent, min(r["objective"] for r in rows))
@@ -381,7 +379,7 @@ def _settled(bc: BalanceConfig, rows: list[dict]) -> bool:
     return bool(met) and len(rows) >= min(bc.max_trials, 12)
 
 
-def _evaluate(bc, evaluator, values, best_hi, budget_left) -> tuple[dict, int]:
+def _evaluate(bc, evaluator, values, budget_left) -> tuple[dict, int]:
     row = {"values": json.dumps(values), "feasible": True, "pruned": False}
     row |= {f"lever:{k}": json.dumps(v) for k, v in values.items()}
     try:
@@ -398,10 +396,10 @@ def _evaluate(bc, evaluator, values, best_hi, budget_left) -> tuple[dict, int]:
         budget_left -= (n - played) * len(variants)
         played = n
         score = score_counts(list(zip(variants, counts, strict=True)), played)
-        if score.low > max(best_hi, bc.tolerance):
-            row["pruned"] = True
+        if score.low > bc.tolerance:  # clearly misses the target: more games would not help
+            row["pruned"] = n < bc.max_games
             break
-        if score.high <= bc.tolerance:
+        if score.high <= bc.tolerance:  # clearly meets it
             break
     row |= {"games": played, "games_total": played * len(variants), "error": None}
     row["rates"] = json.dumps(score.rates)
