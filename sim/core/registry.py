@@ -94,6 +94,7 @@ class GameDecl:
     default_bot: str = "greedy"
     warmup: Callable[[], None] | None = None
     data: GameData | None = None
+    decision_kinds: tuple[str, ...] = ()  # counted per seat as act_<kind> players columns
 
     def bot(self, name: str) -> BotDecl:
         for b in self.bots:

@@ -24,6 +24,7 @@ class ChunkResult:
     role: (n, P) int16, an index into the game's roles, -1 for none.
     side: (n, P) int8, 0 = A, 1 = B, -1 for none.  extras: (n, P, E) int32 (``player_extras``).
     win: optional (n, P) float64 that replaces the rank-based win (e.g. a solo target).
+    actions: (n, P, K) int32 decisions each seat took, by the game's ``decision_kinds``.
     """
 
     rounds: np.ndarray
@@ -35,9 +36,12 @@ class ChunkResult:
     side: np.ndarray
     extras: np.ndarray
     win: np.ndarray | None = None
+    actions: np.ndarray | None = None
 
     @classmethod
-    def empty(cls, n: int, players: int, n_components: int, n_extras: int = 0) -> ChunkResult:
+    def empty(
+        cls, n: int, players: int, n_components: int, n_extras: int = 0, n_kinds: int = 0
+    ) -> ChunkResult:
         return cls(
             rounds=np.zeros(n, np.int32),
             turns=np.zeros(n, np.int32),
@@ -47,6 +51,7 @@ class ChunkResult:
             role=np.full((n, players), -1, np.int16),
             side=np.full((n, players), -1, np.int8),
             extras=np.zeros((n, players, n_extras), np.int32),
+            actions=np.zeros((n, players, n_kinds), np.int32),
         )
 
     @property
@@ -119,6 +124,9 @@ def to_frames(
         cols[f"pts_{name}"] = result.components[:, :, j].reshape(-1).astype(np.int32)
     for j, name in enumerate(decl.player_extras):
         cols[name] = result.extras[:, :, j].reshape(-1).astype(np.int32)
+    if decl.decision_kinds and result.actions is not None and result.actions.shape[2]:
+        for j, name in enumerate(decl.decision_kinds):
+            cols[f"act_{name}"] = result.actions[:, :, j].reshape(-1).astype(np.int32)
     players = pl.DataFrame(
         cols,
         schema_overrides={"role": pl.String, "side": pl.String},

@@ -6,6 +6,7 @@ the greedy policy is ``strategies.celtic_trader.greedy_action``.
 """
 
 from sim.core.registry import GameDecl
+from sim.games.celtic_trader.decisions import DECISION_KINDS
 from sim.games.celtic_trader.params import GAME_DATA, PARAMS, ROLE_IDS, load_raw
 
 
@@ -56,4 +57,5 @@ GAME = GameDecl(
     default_bot="greedy",
     warmup=warmup,
     data=GAME_DATA,
+    decision_kinds=DECISION_KINDS,
 )

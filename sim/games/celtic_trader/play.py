@@ -10,6 +10,7 @@ from numba import njit
 from sim.core.gamedata import compiled_for
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtic_trader.params import compile_data
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, role_bonus, step
 from sim.games.celtic_trader.state import (
@@ -48,7 +49,7 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
 @njit(cache=True)
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
-    rounds, turns, end_reason, score, components, role,
+    rounds, turns, end_reason, score, components, role, actions,
 ):  # fmt: skip
     streams = np.zeros((1 + n_players, 4), np.uint64)
     a = np.zeros(STATE_LEN, np.int32)
@@ -62,6 +63,7 @@ def _play_kernel(
             act = choose_action(
                 a, data, seat, bot_codes[seat], bot_params[seat], streams[1 + seat], buf
             )
+            actions[g, seat, decision_kind(a, act)] += 1
             step(a, act, data, streams[0], b)
             a, b = b, a
         write_results(a, data, g, rounds, turns, end_reason, score, components, role)
@@ -98,10 +100,10 @@ def play(setup, seeds) -> ChunkResult:
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    res = ChunkResult.empty(seeds.shape[0], setup.players, 2)
+    res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.role[:] = -1
     _play_kernel(
         data, setup.players, mode, fixed, codes, values, seeds,
-        res.rounds, res.turns, res.end_reason, res.score, res.components, res.role,
+        res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.actions,
     )  # fmt: skip
     return res

@@ -12,6 +12,7 @@ import numpy as np
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader import state as S
+from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtic_trader.params import (
     CAP_NAMES,
     O_RULES,
@@ -162,6 +163,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
         + ", ".join(str(x) for x in setup.bots)
     ]
     kinds = _kind_names()
+    counts = np.zeros((setup.players, len(DECISION_KINDS)), np.int32)
     before = a.copy()  # the setup itself, without the first seat's role pick and draws
     before[S.TURNS] = -1
     before[S.DRAWS_TOTAL] = 0
@@ -178,10 +180,12 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
         seat = current_player(a)
         act = int(choose_action(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
         lines.append(f"  seat {seat} {describe_action(a, act)}")
+        counts[seat, decision_kind(a, act)] += 1
         step(a, act, data, streams[0], b)
         lines += [f"  {x}" for x in describe_changes(a, b)]
         a, b = b, a
-    res = ChunkResult.empty(1, setup.players, 2)
+    res = ChunkResult.empty(1, setup.players, 2, n_kinds=len(DECISION_KINDS))
+    res.actions[0] = counts
     write_results(a, data, 0, res.rounds, res.turns, res.end_reason, res.score,
                   res.components, res.role)  # fmt: skip
     scores = ", ".join(

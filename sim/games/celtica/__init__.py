@@ -10,6 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
+from sim.games.celtica.decisions import DECISION_KINDS
 from sim.games.celtica.params import GAME_DATA, PARAMS, load_raw
 from sim.games.celtica.play import INCOMPLETE, PLAYER_EXTRAS, SCORE_COMPONENTS, play
 from sim.games.celtica.state import END_REASONS
@@ -48,4 +49,5 @@ GAME = GameDecl(
     default_bot="greedy",
     warmup=_warmup,
     data=GAME_DATA,
+    decision_kinds=DECISION_KINDS,
 )

@@ -11,6 +11,7 @@ from numba import njit
 
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtica.params import G_TYPES, compile_data
 from sim.games.celtica.rules import (
     amulet_sizes,
@@ -61,8 +62,9 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
 
 @njit(cache=True)
 def _play_kernel(
-    data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras
-):
+    data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras,
+    actions,
+):  # fmt: skip
     streams = np.zeros((1 + n_players, 4), np.uint64)
     a = np.zeros(STATE_LEN, np.int32)
     b = np.zeros(STATE_LEN, np.int32)
@@ -73,6 +75,7 @@ def _play_kernel(
         while not is_over(a):
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, act)] += 1
             step(a, act, data, streams[0], b)
             a, b = b, a
         write_results(a, data, g, rounds, turns, end_reason, score, components, extras)
@@ -83,7 +86,9 @@ def play(setup, seeds) -> ChunkResult:
     data = compile_data(dict(setup.params))
     codes, params = setup.bot_arrays()
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    result = ChunkResult.empty(len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    result = ChunkResult.empty(
+        len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
+    )
     _play_kernel(
         data,
         setup.players,
@@ -96,5 +101,6 @@ def play(setup, seeds) -> ChunkResult:
         result.score,
         result.components,
         result.extras,
+        result.actions,
     )
     return result

@@ -11,6 +11,7 @@ import numpy as np
 
 from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
+from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtica.params import colour_names, compile_data, track_labels, type_names
 from sim.games.celtica.play import PLAYER_EXTRAS, SCORE_COMPONENTS, write_results
 from sim.games.celtica.rules import current_player, init_state, is_over, step
@@ -190,12 +191,14 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     init_state(data, players, streams[0], a)
     bots = ", ".join(f"seat {s} {spec}" for s, spec in enumerate(setup.bots))
     lines = [f"Celtica, {players} players: {bots}", _board(a, names, n_druids)]
+    counts = np.zeros((players, len(DECISION_KINDS)), np.int32)
     lines += _deal_lines(a, names, players)
     while not is_over(a):
         seat = int(current_player(a))
         act = int(
             choose_action(a, data, seat, codes[seat], bot_params[seat], streams[1 + seat], buf)
         )
+        counts[seat, decision_kind(a, act)] += 1
         step(a, np.int32(act), data, streams[0], b)
         lines.append(_action_line(a, b, act, names))
         lines += _chance_lines(a, b, act, names, swap_to_display)
@@ -210,7 +213,10 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
             lines += _deal_lines(b, names, players)
             lines.append("  " + _board(b, names, n_druids))
         a, b = b, a
-    result = ChunkResult.empty(1, players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    result = ChunkResult.empty(
+        1, players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
+    )
+    result.actions[0] = counts
     write_results(
         a,
         data,

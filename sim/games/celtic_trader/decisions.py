@@ -1,0 +1,66 @@
+"""The kinds of decision a Celtic Trader seat takes, counted per game as ``act_<kind>`` columns.
+
+A decision is one atomic action chosen by a bot; its kind follows from the phase the seat faces
+and the action id (state.py's action encoding), so counting costs one lookup per decision.
+"""
+
+from numba import njit
+
+from sim.games.celtic_trader.state import (
+    A_BAST,
+    A_CLAIM,
+    A_DELIVER,
+    A_DISCARD,
+    A_PASS,
+    A_SPOT,
+    A_UPGRADE,
+    PH_CLAIM,
+    PH_DELIVER,
+    PH_MOVE,
+    PH_UPGRADE,
+    PHASE,
+)
+
+DECISION_KINDS = (
+    "role",  # 0..8: the phase's own decision, in the order of state.PH_*
+    "relocate",
+    "order",
+    "place_token",
+    "raise_demand",
+    "place_roman",
+    "orders",
+    "romanise",
+    "start",
+    "move",  # 9: move to an adjacent section
+    "pick_up",
+    "discard",
+    "end_move",
+    "upgrade_movement",
+    "upgrade_trading",
+    "upgrade_carrying",
+    "claim_vp",
+    "deliver",
+    "pass",  # no more upgrades, claims or deliveries
+)
+K_MOVE, K_PICK_UP, K_DISCARD, K_END_MOVE, K_UPGRADE, K_CLAIM, K_DELIVER, K_PASS = (
+    9, 10, 11, 12, 13, 16, 17, 18,
+)  # fmt: skip
+
+
+@njit(cache=True)
+def decision_kind(state, action) -> int:
+    """Index into DECISION_KINDS of ``action`` taken in ``state`` (before the step)."""
+    phase = state[PHASE]
+    if A_DISCARD <= action < A_UPGRADE:
+        return K_DISCARD
+    if phase == PH_MOVE:
+        if action == A_PASS:
+            return K_END_MOVE
+        return K_PICK_UP if A_SPOT <= action < A_BAST else K_MOVE
+    if phase == PH_UPGRADE:
+        return K_PASS if action == A_PASS else K_UPGRADE + action - A_UPGRADE
+    if phase == PH_CLAIM:
+        return K_PASS if action == A_PASS else K_CLAIM
+    if phase == PH_DELIVER:
+        return K_PASS if action < A_DELIVER or action >= A_CLAIM else K_DELIVER
+    return phase
