@@ -41,13 +41,14 @@ class CheckUsageError(click.ClickException):
 def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, progress):
     """Play GAME with every invariant asserted after every step; exit 1 on a violation."""
     from experiments.progress import Progress
-    from sim.core.check import MAX_STEPS, check_games
+    from sim.core.check import MAX_STEPS, check_games, invariants_module
 
     if game not in GAME_MODULES:
         raise CheckUsageError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
     role_arg = roles if roles in ("random", "draft") else roles.split(",")
     try:
         setup = make_setup(game, players, parse_assignments(sets), bot, role_arg)
+        invariants_module(game)
     except ParamError as exc:
         raise CheckUsageError(str(exc)) from None
     bar = Progress(games, enabled=progress)

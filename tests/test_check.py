@@ -113,6 +113,14 @@ def test_check_parallel_jobs_give_the_same_report():
     assert (one.counts == two.counts).all() and (one.first_code == two.first_code).all()
 
 
+def test_a_game_without_invariants_is_a_user_error(monkeypatch):
+    from sim.core import registry
+
+    monkeypatch.setitem(registry.GAME_MODULES, "fake_dice", "tests.core.fake_game")
+    result = CliRunner().invoke(cli, ["check", "fake_dice", "--games", "2"])
+    assert result.exit_code == 2 and "no checked mode" in result.output
+
+
 def test_user_errors_exit_2():
     runner = CliRunner()
     result = runner.invoke(cli, ["check", "chess"])

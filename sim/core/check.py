@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.registry import GAME_MODULES, Setup
+from sim.core.registry import GAME_MODULES, Setup, SetupError
 
 # Generic invariant numbers (row of the ``counts`` table); a game's own invariant k (1-based)
 # is row GAME_BASE + k.
@@ -46,8 +46,14 @@ NO_CORRUPTION = np.array([-1, -1, 0, 0], np.int64)
 
 
 def invariants_module(game_id: str):
-    """The ``invariants`` module of a game folder."""
-    return importlib.import_module(GAME_MODULES[game_id] + ".invariants")
+    """The ``invariants`` module of a game folder (a SetupError if the game has none)."""
+    name = GAME_MODULES[game_id] + ".invariants"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        raise SetupError(f"{game_id} has no checked mode yet ({name} is missing)") from None
 
 
 def invariant_names(game_id: str) -> tuple[str, ...]:
