@@ -4,8 +4,10 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
+SOAK_GAMES ?= 1000000
+MENHIR  ?= $(BIN)/menhir
 
-.PHONY: demo test bench lint format golden clean
+.PHONY: demo test bench lint format golden soak clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,6 +39,20 @@ format: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python -m tests.games.celtica.golden
+
+# Checked mode (menhir check): SOAK_GAMES random-bot games per engine, split evenly over its
+# player counts, every invariant asserted after every step (compiled loop), on JOBS cores.
+# Every engine runs; the target fails if any reported a violation (its replay command is printed).
+soak: $(STAMP)
+	@status=0; \
+	for spec in "celtic_trader 2 3 4 5" "celtica 2 3 4 5" "celtae 1 2 3 4"; do \
+	  set -- $$spec; game=$$1; shift; \
+	  for p in "$$@"; do \
+	    $(MENHIR) check $$game --players $$p --games $$(( $(SOAK_GAMES) / $$# )) \
+	      --seed $$(( p * 100000000 )) --jobs $(JOBS) --bot random || status=1; \
+	  done; \
+	done; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

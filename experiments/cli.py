@@ -154,6 +154,7 @@ def _register_optional_commands() -> None:
 
     for cmd in (run_cmd, report_cmd, ladder_cmd, balance_cmd):
         cli.add_command(cmd)
+    cli.add_command(__import__("experiments.check_cli", fromlist=["_"]).check_cmd)  # menhir check
 
 
 _register_optional_commands()

@@ -116,7 +116,7 @@ DATA_FILE = Path(__file__).with_name("celtae.toml")
 (
     PF_DISCS_COLOUR,
     PF_DISCS_REGION,
-    PF_WORKERS,  # arg: worker type 0..2, or 5 = any (druids excluded unless the switch)
+    PF_WORKERS,  # arg: worker type 0..3, 5 = any (druids counted per the switch), 6 = non-druid
     PF_BONUS_TILES,
     PF_DRUID_WORKERS,
     PF_DRUID_TILES,
@@ -133,7 +133,8 @@ PF_NAMES = (
     "army_tiles",
     "garrison_region",
 )
-ANY_WORKER = 5
+ANY_WORKER = 5  # "most recruited workers": druids counted per most_workers_any_counts_druids
+NON_DRUID_WORKERS = 6  # "5 workers, druids not included" (P10, P23): never druids, any switch
 N_PROGRESS = 26
 
 # The tables of one variant, packed into one int64 array (``Data.tab``) at these offsets: a
@@ -295,6 +296,12 @@ def _validate(raw: dict[str, Any]) -> None:
     for card in raw["progress_cards"]["cards"]:
         if card[2] not in PF_NAMES:
             raise _fail("progress_cards.cards", f"{card[0]}: unknown feature {card[2]!r}")
+        workers = ("any", "non_druid", *names["workers"])
+        if card[2] == "workers" and card[3] not in workers:
+            raise _fail(
+                "progress_cards.cards",
+                f"{card[0]}: unknown worker {card[3]!r}; allowed: {', '.join(workers)}",
+            )
     _validate_components(raw)
 
 
@@ -496,6 +503,8 @@ def compile_data(params: dict[str, Any], players: int, raw: dict | None = None) 
             pc_arg[i] = regions.index(arg)
         elif arg == "any":
             pc_arg[i] = ANY_WORKER
+        elif arg == "non_druid":
+            pc_arg[i] = NON_DRUID_WORKERS
         elif arg in wtype:
             pc_arg[i] = wtype[arg]
     pc_min = np.array([c[4] for c in pcs], np.int64)

@@ -62,6 +62,7 @@ from sim.games.celtae.params import (
     G_TRIBE_CAP,
     N_LEADER_FEATURES,
     N_PROGRESS,
+    NON_DRUID_WORKERS,
     O_ANY_COUNTS_DRUIDS,
     O_BONUS_RECRUIT_NO_CAP,
     O_BUILD_ANYWAY,
@@ -823,20 +824,21 @@ def legal_actions(s, data, out):
     elif ph == PH_CHOOSE:
         n = _choose_options(s, data, seat, out)
     elif ph == PH_REFRESH:
-        if (
-            s[REFRESHES] < data.rules[O_REFRESH_MAX]
-            and s[b + P_FORCE] >= data.rules[G_REFRESH_COST]
-        ):
-            out[0] = A_YES
-            out[1] = A_NO
-            n = 2
+        if _refresh_open(s, data, seat):
+            guard = _guard_build(s, data)  # issue 19 #16: keep an announced Build possible
+            for yes in range(2):
+                if not guard or _build_ok_after_refresh(s, data, seat, yes == 0):
+                    out[n] = A_YES if yes == 0 else A_NO
+                    n += 1
     elif ph == PH_SWAP:
-        n = _swap_options(s, seat, out)
+        n = _swap_options(s, data, seat, out)
     elif ph == PH_TOKEN:
-        if usable_tokens(s, seat) > 0 and not (data.rules[O_ONE_TOKEN] and s[TOKENS_USED] > 0):
+        if extra_tokens_left(s, data, seat, 0) > 0:
             out[0] = A_YES
-            out[1] = A_NO
-            n = 2
+            n = 1
+            if not _guard_build(s, data) or can_build(s, data, seat, s[REGION], s[EXTRA]):
+                out[1] = A_NO
+                n = 2
     elif ph == PH_CULT:
         n = _cult_options(s, data, seat, out)
     elif ph == PH_BUILD:
@@ -947,9 +949,7 @@ def _choose_options(s, data, seat, out):
                 if (
                     kind == K_BUILD
                     and not data.rules[O_BUILD_ANYWAY]
-                    and not can_build(
-                        s, data, seat, region, _builder_reach(s, data, seat, space) + tokens - token
-                    )
+                    and not _build_reachable(s, data, seat, region, space, token)
                 ):
                     continue
                 out[n] = A_CHOOSE + token * 8 + kind * 2 + region
@@ -958,36 +958,93 @@ def _choose_options(s, data, seat, out):
 
 
 @njit(cache=True)
-def _builder_reach(s, data, seat, space):
-    """1 if the optional swap (after a refresh, if affordable) can still add a builder: Build is
-    announced before the swap (T07), so its legality counts the builder the swap could bring."""
-    b = pb(seat)
-    other = False
-    for i in range(ACTIVE):
-        a = s[b + P_ACTIVE + i]
-        if a >= 0 and a != BUILDER:
-            other = True
-    if not other:
-        return 0
-    for k in range(SLOTS):
-        if s[SPACES + space * SLOTS + k] == BUILDER:
-            return 1
-    can_refresh = (
-        s[REFRESHES] < data.rules[O_REFRESH_MAX] and s[b + P_FORCE] >= data.rules[G_REFRESH_COST]
-    )
-    if can_refresh:
-        for k in range(SLOTS):
-            if s[CENTRE + k] == BUILDER:
-                return 1
-    return 0
+def extra_tokens_left(s, data, seat, spent):
+    """Tokens ``seat`` can still spend as an extra worker this turn once ``spent`` more are
+    spent (§4.9; at most one per action under ``tokens_per_action_max = one``)."""
+    left = usable_tokens(s, seat) - spent
+    if data.rules[O_ONE_TOKEN]:
+        return 1 if left > 0 and s[TOKENS_USED] + spent == 0 else 0
+    return left
 
 
 @njit(cache=True)
-def _swap_options(s, seat, out):
-    """Swaps that change something: one per (active type, space type) pair, plus no swap."""
+def _swap_builder_delta(s, seat, base, forced):
+    """Best change of the builder count a swap with the 3 workers at ``s[base:base + 3]`` can
+    make (0 = no swap; a forced swap may have to lose a builder)."""
+    b = pb(seat)
+    best = -2
+    for i in range(ACTIVE):
+        a = s[b + P_ACTIVE + i]
+        if a < 0:
+            continue
+        for k in range(SLOTS):
+            w = s[base + k]
+            if w < 0 or w == a:
+                continue
+            d = (1 if w == BUILDER else 0) - (1 if a == BUILDER else 0)
+            if d > best:
+                best = d
+    if best == -2 or (not forced and best < 0):
+        return 0  # no swap changes anything, or declining it is best
+    return best
+
+
+@njit(cache=True)
+def _refresh_open(s, data, seat):
+    return (
+        s[REFRESHES] < data.rules[O_REFRESH_MAX]
+        and s[pb(seat) + P_FORCE] >= data.rules[G_REFRESH_COST]
+    )
+
+
+@njit(cache=True)
+def _build_ok(s, data, seat, delta):
+    """The announced Build stays possible after a swap changing the builders by ``delta``,
+    counting the tokens still playable as extra builders (§4.5-4.9: it must be performed)."""
+    extra = s[EXTRA] + extra_tokens_left(s, data, seat, 0) + delta
+    return can_build(s, data, seat, s[REGION], extra)
+
+
+@njit(cache=True)
+def _build_ok_after_refresh(s, data, seat, refresh):
+    """The announced Build stays possible if the player refreshes (``refresh``) or not, and
+    then swaps at best. A refresh brings the centre's 3 workers, which are visible."""
+    space_base = SPACES + s[SPACE] * SLOTS
+    if refresh:
+        forced = s[SWAP_FORCED] or data.rules[O_REFRESH_NEEDS_SWAP]
+        return _build_ok(s, data, seat, _swap_builder_delta(s, seat, CENTRE, forced))
+    return _build_ok(s, data, seat, _swap_builder_delta(s, seat, space_base, s[SWAP_FORCED]))
+
+
+@njit(cache=True)
+def _build_reachable(s, data, seat, region, space, token):
+    """Whether a Build announced now on ``space`` (spending ``token`` tokens to reach it) can be
+    performed after the optional refresh, swap and extra-worker tokens (§4.5, T07)."""
+    extra = s[EXTRA] + extra_tokens_left(s, data, seat, token)
+    delta = _swap_builder_delta(s, seat, SPACES + space * SLOTS, 0)
+    if _refresh_open(s, data, seat):
+        d = _swap_builder_delta(s, seat, CENTRE, data.rules[O_REFRESH_NEEDS_SWAP])
+        if d > delta:
+            delta = d
+    return can_build(s, data, seat, region, extra + delta)
+
+
+@njit(cache=True)
+def _guard_build(s, data):
+    """1 while the options before an announced Build must keep it possible (issue 19 #16)."""
+    return s[KIND] == K_BUILD and not data.rules[O_BUILD_ANYWAY]
+
+
+@njit(cache=True)
+def _swap_options(s, data, seat, out):
+    """Swaps that change something: one per (active type, space type) pair, plus no swap. In the
+    solo game one per (active type, space slot): which of two alike workers leaves the space
+    decides what Solitairix's positional swap finds there later (issue 19 #18). Before an
+    announced Build only the swaps that keep it possible (issue 19 #16)."""
     n = 0
     b = pb(seat)
     space = s[SPACE]
+    guard = _guard_build(s, data)
     seen = 0
     for i in range(ACTIVE):
         a = s[b + P_ACTIVE + i]
@@ -997,13 +1054,17 @@ def _swap_options(s, seat, out):
             w = s[SPACES + space * SLOTS + j]
             if w < 0 or w == a:
                 continue
-            bit = 1 << (a * N_WTYPES + w)
+            bit = 1 << (a * N_WTYPES + (j if s[SOLO] else w))
             if seen & bit:
                 continue
             seen |= bit
+            if guard:
+                d = (1 if w == BUILDER else 0) - (1 if a == BUILDER else 0)
+                if not _build_ok(s, data, seat, d):
+                    continue
             out[n] = A_SWAP + i * SLOTS + j
             n += 1
-    if n > 0 and not s[SWAP_FORCED]:
+    if n > 0 and not s[SWAP_FORCED] and (not guard or _build_ok(s, data, seat, 0)):
         out[n] = A_NO
         n += 1
     return n
@@ -1844,6 +1905,8 @@ def progress_count(s, data, seat, card):
             if not data.rules[O_ANY_COUNTS_DRUIDS]:
                 n -= s[b + P_TRIBE + DRUID]
             return n
+        if arg == NON_DRUID_WORKERS:  # "druids not included" on the card itself (issue 19 #17)
+            return s[b + P_TRIBE_N] - s[b + P_TRIBE + DRUID]
         return s[b + P_TRIBE + arg]
     if f == PF_BONUS_TILES:
         return s[b + P_BONUS_TILES]

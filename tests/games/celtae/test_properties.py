@@ -1,5 +1,5 @@
 """Celtae invariants over many whole games, checked after EVERY step by a compiled loop
-(tests/games/celtae/helpers.py).
+(tests/games/celtae/helpers.py) over the invariants of sim/games/celtae/invariants.py.
 
 Per step: ``step`` leaves its input untouched; the 56 non-druid workers (bag, centre, action
 spaces, active workers, tribes, box) and the 10 druids (reserves, tribes, box) are each somewhere

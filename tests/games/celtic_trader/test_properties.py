@@ -1,9 +1,10 @@
 """Invariants of Celtic Trader checked after EVERY step of many random and greedy games.
 
 A compiled loop plays the games like the bulk runner and, at each step, checks that the chosen
-action is legal, that ``step`` left its input untouched, that every token is conserved across
-bag, discard, map, carried, in-hand and out of play, that RP + VP in play never exceed the
-supply, and that the game ends; at the end, that the score is the sum of its components.
+action is legal, that ``step`` left its input untouched, and the game's invariants
+(sim/games/celtic_trader/invariants.py: every token is conserved across bag, discard, map,
+carried, in-hand and out of play, RP + VP in play never exceed the supply), and that the game
+ends; at the end, that the score is the sum of its components.
 """
 
 import numpy as np
@@ -15,23 +16,16 @@ from numba import njit
 from sim.core.registry import make_setup
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader import state as S
-from sim.games.celtic_trader.params import (
-    N_RES,
-    O_CARRY_X,
-    O_RULES,
-    O_SPOT_RES,
-    PARAMS,
-    R_BAG_RES,
-    R_CYCLE,
-    R_NSPOT,
-    R_ORDERS,
-    R_ROMANISATION,
-    R_ROMANS_TOTAL,
-    R_SUPPLY,
-    R_TEN_VALUE,
-    R_TENS,
+from sim.games.celtic_trader.invariants import (
+    CARRY,
+    INVARIANTS,
+    SUPPLY,
+    TOKENS,
+    score_check,
+    state_check,
 )
-from sim.games.celtic_trader.play import data_for, write_results
+from sim.games.celtic_trader.params import PARAMS
+from sim.games.celtic_trader.play import data_for
 from sim.games.celtic_trader.rules import (
     current_player,
     init_state,
@@ -41,60 +35,13 @@ from sim.games.celtic_trader.rules import (
 )
 from strategies.celtic_trader import choose_action
 
-# error codes written by the checker (0 = fine)
-OK, ILLEGAL, MUTATED, TOKENS, SUPPLY, NO_END, SCORE, NO_ACTIONS, CARRY = range(9)
-NAMES = ("ok", "illegal action", "step mutated its input", "token not conserved",
-         "RP+VP exceed the supply", "game did not end", "score != components",
-         "no legal action", "carried tokens inconsistent")  # fmt: skip
+# error codes written by the checker (0 = fine): the game's invariants
+# (sim/games/celtic_trader/invariants.py), then the loop's own
+OK = 0
+ILLEGAL, MUTATED, NO_END, SCORE, NO_ACTIONS = range(len(INVARIANTS) + 1, len(INVARIANTS) + 6)
+NAMES = ("ok", *INVARIANTS, "illegal action", "step mutated its input", "game did not end",
+         "score != components", "no legal action")  # fmt: skip
 MAX_STEPS = 200_000
-
-
-@njit(cache=True)
-def _invariants(s, data):
-    """0 or the first broken invariant of one state."""
-    n_players = s[S.NP]
-    n_spots = data[O_RULES + R_NSPOT]
-    for k in range(S.N_KINDS):
-        count = s[S.BAG + k] + s[S.DISC + k]
-        for i in range(s[S.N_PENDING]):
-            if s[S.PENDING + i] == k:
-                count += 1
-        if s[S.HELD] == k:
-            count += 1
-        if k < N_RES:
-            for sp in range(n_spots):
-                if data[O_SPOT_RES + sp] == k:
-                    count += s[S.SPOT + sp]
-            for p in range(n_players):
-                count += s[S.PLAYERS + p * S.PW + S.P_CARRIED + k]
-            total = 3 + data[O_RULES + R_BAG_RES]
-        elif k == S.T_ROMAN:
-            for sec in range(48):
-                count += s[S.ROMAN + sec]
-            count += s[S.ROMANS_OUT] + s[S.ROMANS_BOX]
-            total = data[O_RULES + R_ROMANS_TOTAL]
-        elif k == S.T_CYCLE:
-            total = data[O_RULES + R_CYCLE]
-        elif k == S.T_ORDERS:
-            total = data[O_RULES + R_ORDERS]
-        else:
-            total = data[O_RULES + R_ROMANISATION]
-        if count != total or s[S.BAG + k] < 0 or s[S.DISC + k] < 0:
-            return TOKENS
-    points = 0
-    for p in range(n_players):
-        pb = S.PLAYERS + p * S.PW
-        points += s[pb + S.P_RP] + s[pb + S.P_VP]
-        n = 0
-        for r in range(N_RES):
-            n += s[pb + S.P_CARRIED + r]
-        if n != s[pb + S.P_NCARRY] or n > data[O_CARRY_X + s[pb + S.P_CARRY]]:
-            return CARRY
-    used_tens = data[O_RULES + R_TENS] - s[S.TENS_LEFT]
-    supply = data[O_RULES + R_SUPPLY] + data[O_RULES + R_TEN_VALUE] * used_tens
-    if s[S.SUPPLY] < 0 or points + s[S.SUPPLY] != supply or points > supply:
-        return SUPPLY
-    return OK
 
 
 @njit(cache=True)
@@ -106,15 +53,10 @@ def _check_games(data, n_players, role_mode, codes, params, seeds, errors, round
     buf = np.zeros(S.BUF_LEN, np.int32)
     legal = np.zeros(S.MAX_ACTIONS, np.int32)
     fixed = np.zeros(n_players, np.int64)
-    score = np.zeros((1, n_players), np.int32)
-    comp = np.zeros((1, n_players, 2), np.int32)
-    z = np.zeros(1, np.int32)
-    zr = np.zeros(1, np.int8)
-    role = np.zeros((1, n_players), np.int16)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed, streams[0], a)
-        err = _invariants(a, data)
+        err = state_check(a, data)
         steps = 0
         while err == OK and not is_over(a):
             seat = current_player(a)
@@ -137,15 +79,13 @@ def _check_games(data, n_players, role_mode, codes, params, seeds, errors, round
                     err = MUTATED
             a, b = b, a
             if err == OK:
-                err = _invariants(a, data)
+                err = state_check(a, data)
             steps += 1
             if steps > 200_000:
                 err = NO_END
         if err == OK:
-            write_results(a, data, 0, z, z, zr, score, comp, role)
-            for p in range(n_players):
-                if score[0, p] != comp[0, p, 0] + comp[0, p, 1]:
-                    err = SCORE
+            if not score_check(a, data):
+                err = SCORE
             if a[S.REASON] == S.END_TURN_CAP:
                 err = NO_END
         errors[g] = err
@@ -226,22 +166,22 @@ def test_invariants_hold_for_any_declared_parameters(
     _assert_clean(errors)
 
 
-def test_checker_catches_broken_invariants():
+def test_checker_catches_brokenstate_check():
     setup = make_setup("celtic_trader", 3, {}, "random")
     data = data_for(setup.params)
     s = np.zeros(S.STATE_LEN, np.int32)
     st_ = np.zeros(4, np.uint64)
     init_state(data, 3, S.ROLES_RANDOM, np.zeros(3, np.int64), st_, s)
-    assert _invariants(s, data) == OK
+    assert state_check(s, data) == OK
     lost = s.copy()
     lost[S.BAG + S.T_ROMAN] -= 1
-    assert _invariants(lost, data) == TOKENS
+    assert state_check(lost, data) == TOKENS
     rich = s.copy()
     rich[S.PLAYERS + S.P_RP] += 5
-    assert _invariants(rich, data) == SUPPLY
+    assert state_check(rich, data) == SUPPLY
     heavy = s.copy()
     heavy[S.PLAYERS + S.P_CARRIED] += 2
     heavy[S.PLAYERS + S.P_NCARRY] += 2
     heavy[S.SPOT] = 0  # tokens conserved, but 2 carried with Carrying 1/0
     heavy[S.SPOT + 1] = 0
-    assert _invariants(heavy, data) in (TOKENS, CARRY)
+    assert state_check(heavy, data) in (TOKENS, CARRY)

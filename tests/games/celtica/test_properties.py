@@ -1,6 +1,7 @@
 """Invariants over many whole games, checked after EVERY step by a compiled test loop.
 
-Per step: ``step`` leaves its input untouched; all 90 fragments (display, reserve, returned
+Per step: ``step`` leaves its input untouched; the game's invariants
+(sim/games/celtica/invariants.py): all 90 fragments (display, reserve, returned
 pile, players), the 60 Druid cards and the 20 XP cards are each somewhere exactly once; the
 counters kept beside the histograms are right; nothing is negative; the display never exceeds
 its size; druids never move back; the bot's action is legal; and greedy's action does not
@@ -20,6 +21,13 @@ from sim.core.registry import make_setup
 from sim.core.rng import derive_game_seeds, seed_stream, seed_streams
 from sim.games.celtica import params as P
 from sim.games.celtica import state as S
+from sim.games.celtica.invariants import (
+    E_COUNTERS,
+    INVARIANTS,
+    OK,
+    state_check,
+    transition_check,
+)
 from sim.games.celtica.rules import (
     current_player,
     determinize,
@@ -31,74 +39,10 @@ from sim.games.celtica.rules import (
 from strategies.celtica import choose_action
 
 MAX_STEPS = 20_000
-(
-    OK,
-    E_INPUT_WRITTEN,
-    E_FRAGMENTS,
-    E_CARDS,
-    E_XP,
-    E_COUNTERS,
-    E_NEGATIVE,
-    E_DISPLAY,
-    E_DRUID_BACK,
-    E_ILLEGAL,
-    E_NO_ACTION,
-    E_PEEKS,
-    E_NO_END,
-    E_CAP,
-) = range(14)
-
-
-@njit(cache=True)
-def _books(s, data):
-    """0 if the state's bookkeeping is right, else an E_* code."""
-    r = data.rules
-    n = s[S.NP]
-    for i in range(s.shape[0]):
-        if s[i] < -1:
-            return E_NEGATIVE
-    for t in range(S.MAX_TYPES):
-        total = s[S.DISPLAY + t] + s[S.RESERVE + t] + s[S.RETURNED + t]
-        for p in range(n):
-            total += s[S.FRAG + p * S.MAX_TYPES + t]
-        if total != (r[P.G_COPIES] if t < r[P.G_TYPES] else 0):
-            return E_FRAGMENTS
-    held = 0
-    for c in range(S.N_COLOURS):
-        cards = s[S.PILE + c] + s[S.DISCARD + c]
-        xp = s[S.XP_PILE + c] + s[S.XP_DISCARD + c]
-        for p in range(n):
-            cards += s[S.HAND + p * S.N_COLOURS + c]
-            xp += s[S.XP + p * S.N_COLOURS + c]
-            held += s[S.HAND + p * S.N_COLOURS + c]
-        if cards != (r[P.G_CARDS] if c < r[P.G_DRUIDS] else 0):
-            return E_CARDS
-        if xp != (r[P.G_XP_CARDS] if c < r[P.G_DRUIDS] else 0):
-            return E_XP
-    sums = np.zeros(7, np.int64)
-    for t in range(S.MAX_TYPES):
-        sums[0] += s[S.DISPLAY + t]
-        sums[1] += s[S.RESERVE + t]
-        sums[2] += s[S.RETURNED + t]
-    for c in range(S.N_COLOURS):
-        sums[3] += s[S.PILE + c]
-        sums[4] += s[S.DISCARD + c]
-        sums[5] += s[S.XP_PILE + c]
-        sums[6] += s[S.XP_DISCARD + c]
-    if (
-        sums[0] != s[S.DISPLAY_N]
-        or sums[1] != s[S.RESERVE_N]
-        or sums[2] != s[S.RETURNED_N]
-        or sums[3] != s[S.PILE_N]
-        or sums[4] != s[S.DISCARD_N]
-        or sums[5] != s[S.XP_PILE_N]
-        or sums[6] != s[S.XP_DISCARD_N]
-        or held != s[S.HELD_N]
-    ):
-        return E_COUNTERS
-    if s[S.DISPLAY_N] > r[P.G_DISPLAY]:
-        return E_DISPLAY
-    return OK
+# the game's invariants (sim/games/celtica/invariants.py) are codes 1..7; then the loop's own
+E_INPUT_WRITTEN, E_ILLEGAL, E_NO_ACTION, E_PEEKS, E_NO_END, E_CAP = range(
+    len(INVARIANTS) + 1, len(INVARIANTS) + 7
+)
 
 
 @njit(cache=True)
@@ -115,7 +59,7 @@ def play_checked(data, n_players, code, params, seeds, errors, steps, reasons):
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
-        err = _books(a, data)
+        err = state_check(a, data)
         k = 0
         while err == OK and not is_over(a):
             if k >= MAX_STEPS:
@@ -129,7 +73,7 @@ def play_checked(data, n_players, code, params, seeds, errors, steps, reasons):
             if code == 1:  # greedy must not depend on what its seat cannot see
                 seed_stream(probe, seeds[g] + np.uint64(k))
                 determinize(a, data, seat, probe, other)
-                if _books(other, data) != OK:
+                if state_check(other, data) != OK:
                     err = E_COUNTERS
                     break
                 mine = choose_action(other, data, seat, code, params, probe, buf)
@@ -149,11 +93,10 @@ def play_checked(data, n_players, code, params, seeds, errors, steps, reasons):
             for i in range(S.STATE_LEN):
                 if a[i] != before[i]:
                     err = E_INPUT_WRITTEN
-            for c in range(S.N_COLOURS):
-                if b[S.POS + c] < a[S.POS + c]:
-                    err = E_DRUID_BACK
             if err == OK:
-                err = _books(b, data)
+                err = transition_check(a, b, data)
+            if err == OK:
+                err = state_check(b, data)
             a, b = b, a
             k += 1
         if err == OK and a[S.REASON] == S.R_TURN_CAP:

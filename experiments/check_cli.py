@@ -1,0 +1,70 @@
+"""``menhir check``: play games with every invariant checked after every step (sim/core/check.py).
+
+Prints, per invariant, the number of checks and of violations; on a violation, the seed and step
+of the first one and the ``menhir play ... --trace`` command that replays that game, and exits 1.
+"""
+
+from __future__ import annotations
+
+import click
+
+from sim.core.params import ParamError, parse_assignments
+from sim.core.registry import GAME_MODULES, get_game, make_setup, split_overrides
+
+VIOLATION_EXIT = 1
+
+
+class CheckUsageError(click.ClickException):
+    """A user error: one line on stderr, exit code 2 (as every menhir command)."""
+
+    exit_code = 2
+
+    def show(self, file=None):
+        click.echo(f"menhir: error: {self.format_message()}", err=True)
+
+
+@click.command("check")
+@click.argument("game")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: minimum).")
+@click.option(
+    "--bot", "-b", default="random", show_default=True, help="Bot for every seat, or one per seat."
+)
+@click.option("--roles", default="random", show_default=True, help="random | draft | a,b,c.")
+@click.option(
+    "--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a parameter or data path."
+)
+@click.option("--seed", "-s", type=click.IntRange(min=0), default=0, show_default=True,
+              help="First game's seed; game i plays seed + i (= menhir play --seed).")  # fmt: skip
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Steps after which a game counts as not ending (default 200000).")  # fmt: skip
+@click.option("--progress/--no-progress", default=True, help="Progress bar on a terminal.")
+def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, progress):
+    """Play GAME with every invariant asserted after every step; exit 1 on a violation."""
+    from experiments.progress import Progress
+    from sim.core.check import MAX_STEPS, check_games, invariants_module
+
+    if game not in GAME_MODULES:
+        raise CheckUsageError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
+    role_arg = roles if roles in ("random", "draft") else roles.split(",")
+    try:
+        params, data = split_overrides(get_game(game), parse_assignments(sets))
+        setup = make_setup(game, players, params, bot, role_arg, data)
+        invariants_module(game)
+    except ParamError as exc:
+        raise CheckUsageError(str(exc)) from None
+    bar = Progress(games, enabled=progress)
+    report = check_games(
+        setup,
+        games,
+        seed,
+        jobs=jobs,
+        max_steps=max_steps or MAX_STEPS,
+        progress=bar.advance,
+    )
+    bar.close()
+    for line in report.lines():
+        click.echo(line)
+    if report.violations:
+        raise SystemExit(VIOLATION_EXIT)

@@ -1,0 +1,129 @@
+"""``menhir check`` (sim/core/check.py, experiments/check_cli.py): a small sample of checked games
+per game is clean, and a deliberately broken rule is reported with its seed, step and a replay
+command that works."""
+
+import functools
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+import sim.core.check as check_mod
+from experiments.cli import cli
+from sim.core.check import check_games, invariant_names, replay_command
+from sim.core.registry import make_setup
+from sim.games.celtae import state as celtae_state
+from sim.games.celtic_trader import state as trader_state
+from sim.games.celtica import state as celtica_state
+
+GAMES = ("celtic_trader", "celtica", "celtae")
+PLAYERS = {"celtic_trader": 3, "celtica": 3, "celtae": 2}
+
+# One cell per game whose +1 loses nothing but breaks a conservation law, and the invariant
+# that must catch it.
+BROKEN = {
+    "celtae": (celtae_state.BAG, "non-druid workers conserved"),
+    "celtic_trader": (trader_state.BAG + trader_state.T_ROMAN, "tokens conserved"),
+    "celtica": (celtica_state.RESERVE, "fragments conserved"),
+}
+
+
+def test_every_game_has_an_invariants_module():
+    assert set(BROKEN) == set(GAMES)
+    for game in GAMES:
+        names = invariant_names(game)
+        assert names[0] == "ok" and len(set(names)) == len(names) > len(check_mod.GENERIC) + 1
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_sample_of_checked_games_is_clean(game):
+    result = CliRunner().invoke(
+        cli, ["check", game, "--games", "30", "--players", str(PLAYERS[game]), "--no-progress"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "0 with a violation" in result.output
+    for name in invariant_names(game)[1:]:
+        assert name in result.output
+    assert "replay" not in result.output
+
+
+@pytest.mark.parametrize(
+    "game, players, bots",
+    [
+        ("celtae", 1, "greedy"),
+        ("celtae", 4, "greedy,random,greedy,random"),
+        ("celtic_trader", 5, "greedy"),
+        ("celtica", 2, "greedy"),
+    ],
+)
+def test_greedy_samples_check_every_invariant(game, players, bots):
+    report = check_games(make_setup(game, players, {}, bots), 24, seed=100, jobs=1, chunk=10)
+    assert report.violations == 0, report.lines()
+    assert (report.counts[1:, 0] > 0).all()  # every invariant was checked
+    assert report.counts[check_mod.C_SCORE, 0] == report.counts[check_mod.C_ENDS, 0] == 24
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_broken_rule_is_reported_with_seed_step_and_replay(game):
+    index, name = BROKEN[game]
+    setup = make_setup(game, PLAYERS[game], {}, "random")
+    # game 13 of seeds 40.. (seed 53) loses a piece at its 7th step; chunks of 5 games
+    report = check_games(setup, 20, seed=40, chunk=5, corrupt=(13, 7, index, 1))
+    assert report.violations == 1
+    assert report.first() == (53, 7, name)
+    row = report.names.index(name)
+    assert report.counts[row, 1] == 1 and report.counts[row, 0] > 20
+    text = "\n".join(report.lines())
+    assert f"first violation: seed 53, step 7: {name}" in text
+    assert f"replay: {replay_command(setup, 53)}" in text
+
+
+def test_the_command_exits_1_and_its_replay_command_replays(monkeypatch):
+    index, name = BROKEN["celtae"]
+    broken = functools.partial(check_games, corrupt=(2, 5, index, 1))
+    monkeypatch.setattr(check_mod, "check_games", broken)
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["check", "celtae", "--games", "6", "--players", "2", "--seed", "9", "--no-progress"]
+    )
+    assert result.exit_code == 1, result.output
+    assert f"first violation: seed 11, step 5: {name}" in result.output
+    replay = result.output.split("replay: ")[1].strip()
+    assert replay == "menhir play celtae --players 2 --seed 11 --bots random,random --trace"
+    played = runner.invoke(cli, shlex.split(replay)[1:])
+    assert played.exit_code == 0, played.output
+    assert "celtae 2p seed=11" in played.output
+
+
+def test_replay_command_carries_non_default_settings():
+    levers = {"most_workers_any_counts_druids": True, "tribe_cap": 6}
+    setup = make_setup("celtae", 3, levers, "greedy,random,random")
+    command = replay_command(setup, 7)
+    assert command.startswith("menhir play celtae --players 3 --seed 7 --bots greedy,random,random")
+    assert "--set most_workers_any_counts_druids=true" in command
+    assert "--set tribe_cap=6" in command and command.endswith("--trace")
+    played = CliRunner().invoke(cli, shlex.split(command)[1:])
+    assert played.exit_code == 0, played.output
+
+
+def test_check_parallel_jobs_give_the_same_report():
+    setup = make_setup("celtica", 2, {}, "random")
+    one = check_games(setup, 40, seed=3, chunk=10)
+    two = check_games(setup, 40, seed=3, chunk=10, jobs=2)
+    assert (one.counts == two.counts).all() and (one.first_code == two.first_code).all()
+
+
+def test_a_game_without_invariants_is_a_user_error(monkeypatch):
+    from sim.core import registry
+
+    monkeypatch.setitem(registry.GAME_MODULES, "fake_dice", "tests.core.fake_game")
+    result = CliRunner().invoke(cli, ["check", "fake_dice", "--games", "2"])
+    assert result.exit_code == 2 and "no checked mode" in result.output
+
+
+def test_user_errors_exit_2():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["check", "chess"])
+    assert result.exit_code == 2 and "unknown game" in result.output
+    result = runner.invoke(cli, ["check", "celtae", "--set", "no_such_lever=1"])
+    assert result.exit_code == 2 and "no_such_lever" in result.output
