@@ -21,6 +21,19 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
 
         def init(rng, a):
             rules.init_state(data, setup.players, mode, fixed, rng, a)
+    elif game == "celtae":
+        from sim.games.celtae import rules
+        from sim.games.celtae.params import setup_data
+        from sim.games.celtae.play import role_mode_of
+        from sim.games.celtae.state import MAX_ACTIONS as BUF_LEN
+        from sim.games.celtae.state import STATE_LEN
+        from strategies.celtae import choose_action
+
+        data = setup_data(setup)
+        mode, fixed = role_mode_of(setup)
+
+        def init(rng, a):
+            rules.init_state(data, setup.players, mode, fixed, rng, a)
     else:
         from sim.games.celtica import rules
         from sim.games.celtica.params import compile_data
@@ -49,10 +62,13 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
     return counts
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica"])
+@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae"])
 @pytest.mark.parametrize("bots", ["random", "greedy"])
-def test_counts_match_the_trace_and_the_decisions_taken(game, bots):
-    setup = make_setup(game, 3, {}, bots)
+@pytest.mark.parametrize("players", [1, 3])
+def test_counts_match_the_trace_and_the_decisions_taken(game, bots, players):
+    if players < get_game(game).min_players:
+        players = get_game(game).min_players
+    setup = make_setup(game, players, {}, bots)
     decl = get_game(game)
     for seed in (1, 2, 3):
         played = play_chunk(setup, np.array([seed], np.uint64)).actions[0]
@@ -61,7 +77,7 @@ def test_counts_match_the_trace_and_the_decisions_taken(game, bots):
         assert np.array_equal(played.sum(axis=1), _count_by_loop(game, setup, seed))
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica"])
+@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae"])
 def test_players_table_has_one_act_column_per_kind(game):
     setup = make_setup(game, 4, {}, "greedy")
     _, players = play_batch(setup, range(20), 5)

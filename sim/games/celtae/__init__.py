@@ -10,6 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
+from sim.games.celtae.decisions import DECISION_KINDS
 from sim.games.celtae.params import GAME_DATA, PARAMS, ROLE_IDS, load_raw
 from sim.games.celtae.play import PLAYER_EXTRAS, SCORE_COMPONENTS, TIEBREAK, play
 from sim.games.celtae.state import END_REASONS
@@ -55,5 +56,6 @@ GAME = GameDecl(
     tiebreak=TIEBREAK,
     default_bot="greedy",
     data=GAME_DATA,
+    decision_kinds=DECISION_KINDS,
     warmup=_warmup,
 )

@@ -14,6 +14,7 @@ from numba import njit
 
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import (
     N_COMPONENTS,
@@ -90,7 +91,7 @@ def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, sid
 @njit(cache=True)
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, codes, params, seeds,
-    rounds, turns, end_reason, score, comps, role, side, extras, win,
+    rounds, turns, end_reason, score, comps, role, side, extras, win, actions,
 ):  # fmt: skip
     streams = np.zeros((1 + n_players, 4), np.uint64)
     a = np.zeros(STATE_LEN, np.int32)
@@ -102,6 +103,7 @@ def _play_kernel(
         while not is_over(a):
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, act)] += 1
             step(a, act, data, streams[0], b)
             a, b = b, a
         write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
@@ -122,12 +124,14 @@ def play(setup, seeds) -> ChunkResult:
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = len(seeds)
-    res = ChunkResult.empty(n, setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    res = ChunkResult.empty(
+        n, setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
+    )
     win = np.zeros((n, setup.players), np.float64)
     _play_kernel(
         data, setup.players, mode, fixed, codes, params, seeds,
         res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
-        res.extras, win,
+        res.extras, win, res.actions,
     )  # fmt: skip
     if setup.players == 1:
         res.win = win

@@ -11,6 +11,7 @@ import numpy as np
 
 from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
+from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import KINDS, names, setup_data
 from sim.games.celtae.play import (
     PLAYER_EXTRAS,
@@ -241,6 +242,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     cards = ", ".join(f"P{int(c) + 1:02d}" for c in a[PCARD : PCARD + 8] if c >= 0)
     lines.append(f"progress cards laid out: {cards}; track {int(a[TRACK])} pawns")
     round_seen = -1
+    counts = np.zeros((n, len(DECISION_KINDS)), np.int32)
     while not is_over(a):
         if a[ROUND] != round_seen:
             round_seen = int(a[ROUND])
@@ -248,6 +250,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
         seat = current_player(a)
         act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         text = describe(a, act, nm)
+        counts[seat, decision_kind(a, act)] += 1
         step(a, act, data, streams[0], b)
         lines.append(f"seat {seat}: {text}")
         lines.extend(_events(a, b, nm, solo))
@@ -264,7 +267,8 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
                 + ", ".join(nm.card(int(c)) for c in b[m : m + 6])
             )
         a, b = b, a
-    res = ChunkResult.empty(1, n, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    res = ChunkResult.empty(1, n, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS))
+    res.actions[0] = counts
     win = np.zeros((1, n), np.float64)
     write_results(
         a, data, 0, res.rounds, res.turns, res.end_reason, res.score, res.components,
