@@ -236,3 +236,61 @@ def balance(bal: pl.DataFrame, out: Path, images) -> None:
     b.set_ylabel("seat 0 win rate minus fair share (points)")
     b.set_title("First-seat advantage (95% interval)")
     save(fig, out, "balance", images)
+
+
+HEATMAP_VARIANTS = 9  # panels drawn; pairwise.csv holds every variant
+
+
+def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, images) -> None:
+    """Per variant, the win-rate difference row minus column of every pair of roles (or seats
+    when the game has none), in points; a star marks pairs told apart (Holm, 5%)."""
+    d = pairs.filter(pl.col("unit") == unit)
+    labels = d["label"].unique(maintain_order=True).to_list()
+    shown = labels[:HEATMAP_VARIANTS]
+    cols = min(3, len(shown))
+    rows = -(-len(shown) // cols)
+    levels = sorted(set(d["a"].to_list()) | set(d["b"].to_list()))
+    side = 0.55 * len(levels) + 2.5
+    fig, axes = plt.subplots(rows, cols, figsize=(side * cols + 1, side * rows), squeeze=False)
+    limit = max(1e-9, 100 * float(d["diff"].abs().max()))
+    for ax, label in zip(axes.flat, shown, strict=False):
+        v = d.filter(pl.col("label") == label)
+        rates = dict(zip(v["a"], v["win_a"], strict=True)) | dict(
+            zip(v["b"], v["win_b"], strict=True)
+        )
+        order = sorted(rates, key=lambda x: (-rates[x], x))
+        index = {x: i for i, x in enumerate(order)}
+        value = np.full((len(order), len(order)), np.nan)
+        text = np.full((len(order), len(order)), "", dtype=object)
+        for r in v.iter_rows(named=True):
+            i, j = index[r["a"]], index[r["b"]]
+            star = "*" if r["told_apart"] else ""
+            value[i, j], value[j, i] = 100 * r["diff"], -100 * r["diff"]
+            text[i, j] = f"{100 * r['diff']:+.1f}{star}"
+            text[j, i] = f"{-100 * r['diff']:+.1f}{star}"
+        names = [str(x) if unit == "role" else f"seat {x}" for x in order]
+        sns.heatmap(
+            value,
+            annot=text,
+            fmt="",
+            cmap="vlag",
+            vmin=-limit,
+            vmax=limit,
+            xticklabels=names,
+            yticklabels=names,
+            cbar_kws={"label": "row minus column (points)"},
+            ax=ax,
+        )
+        ax.grid(False)
+        ax.tick_params(axis="y", labelrotation=0)
+        ax.set_title(label, fontsize="small")
+        ax.set_xlabel(word if unit == "role" else "seat")
+        ax.set_ylabel(word if unit == "role" else "seat")
+    for ax in list(axes.flat)[len(shown) :]:
+        ax.set_visible(False)
+    more = f" (first {len(shown)} of {len(labels)} variants)" if len(labels) > len(shown) else ""
+    fig.suptitle(
+        f"Win-rate difference between {word if unit == 'role' else 'seat'}s, strongest first"
+        f"{more}; * told apart (Holm, 5%)"
+    )
+    save(fig, out, "pairwise_heatmap", images)
