@@ -336,3 +336,49 @@ def worth_playing(pairs: pl.DataFrame) -> dict | None:
         "games_needed", descending=True
     )
     return open_.row(0, named=True) if open_.height else None
+
+
+def about(n: int) -> str:
+    """A games count rounded to two significant figures: 45,059 -> 'about 45,000'."""
+    if n >= 100:
+        digits = len(str(int(n))) - 2
+        n = int(round(n / 10**digits) * 10**digits)
+    return f"about {n:,}"
+
+
+def needed_text(r: dict, unit_word: str) -> str:
+    """'to separate a from b (1.3 points apart): about 45,000 games per variant'."""
+    a, b = (f"seat {r['a']}", f"seat {r['b']}") if unit_word == "seat" else (r["a"], r["b"])
+    return (
+        f"to separate {a} from {b} ({100 * r['diff']:.1f} points apart): "
+        f"{about(r['games_needed'])} games per variant"
+    )
+
+
+def run_headline(run_dir, word: str = "role") -> str | None:
+    """The largest games_needed worth playing in one run directory, as a sentence (or None).
+
+    What `menhir run` prints after its final line: the run is scanned lazily and only the
+    per-variant moments are collected (one pass over the players table).
+    """
+    from reports.load import load_run, variant_keys
+
+    run = load_run(run_dir)
+    levels = {
+        "seat": run.players.select("seat").unique().collect()["seat"].sort().to_list(),
+        "role": run.players.select("role").unique().collect()["role"].drop_nulls().sort(),
+    }
+    levels["role"] = levels["role"].to_list()
+    units = [u for u in ("role", "seat") if len(levels[u]) > 1]
+    if not units:
+        return None
+    frames = pl.collect_all([moments_lazy(run.players, u, levels[u]) for u in units])
+    moments = dict(zip(units, frames, strict=True))
+    keys = variant_keys([run], frames[0].select(KEY)).with_columns(pl.lit("").alias("players"))
+    pairs, _ = pairwise(moments, levels, keys)
+    worst = worth_playing(pairs)
+    if worst is None:
+        return None
+    unit_word = word if worst["unit"] == "role" else "seat"
+    where = f" ({worst['label']})" if keys.height > 1 else ""
+    return needed_text(worst, unit_word) + where

@@ -443,22 +443,6 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
     return f"- {r0['label']}: " + "; then ".join(parts) + "."
 
 
-def _about(n: int) -> str:
-    """A games count rounded to two significant figures: 45,059 -> 'about 45,000'."""
-    if n >= 100:
-        digits = len(str(int(n))) - 2
-        n = int(round(n / 10**digits) * 10**digits)
-    return f"about {_count(n)}"
-
-
-def _needed_text(r: dict, unit_word: str) -> str:
-    a, b = (f"seat {r['a']}", f"seat {r['b']}") if unit_word == "seat" else (r["a"], r["b"])
-    return (
-        f"to separate {a} from {b} ({100 * r['diff']:.1f} points apart): "
-        f"{_about(r['games_needed'])} games per variant"
-    )
-
-
 def _pairwise_lines(t: dict, word: str) -> list[str]:
     pairs = t["pairwise"]
     if not pairs.height:
@@ -483,10 +467,10 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     if worst is not None:
         unit_word = word if worst["unit"] == "role" else "seat"
         lines.append(
-            f"More games: {_needed_text(worst, unit_word)} ({worst['label']}; 80% power at the "
-            "5% level at the observed gap). That is the largest such number among the gaps of "
-            f"{100 * pairwise.MIN_GAP:.0f} point or more not yet told apart; `games_needed` in "
-            "`pairwise.csv` has every pair."
+            f"More games: {pairwise.needed_text(worst, unit_word)} ({worst['label']}; 80% "
+            "power at the 5% level at the observed gap). That is the largest such number among "
+            f"the gaps of {100 * pairwise.MIN_GAP:.0f} point or more not yet told apart; "
+            "`games_needed` in `pairwise.csv` has every pair."
         )
         lines.append("")
     return lines
@@ -497,7 +481,7 @@ def _headline(t: dict, word: str) -> list[str]:
     if worst is None:
         return []
     unit_word = word if worst["unit"] == "role" else "seat"
-    return [f"Headline: {_needed_text(worst, unit_word)}.", ""]
+    return [f"Headline: {pairwise.needed_text(worst, unit_word)}.", ""]
 
 
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
@@ -519,7 +503,7 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         *_headline(t, word),
         "## Flags",
         "",
-        *(_flags(t) or ["- none: no safety-cap ends, no role always/never wins."]),
+        *(_flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."]),
         "",
     ]
     if diff.height:

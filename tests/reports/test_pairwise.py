@@ -221,3 +221,20 @@ def test_summary_and_html_use_the_games_word_and_say_how_ties_count(leader_repor
     assert "pairwise_heatmap" in html and "Win rate by leader" in html
     assert "<th>leader</th>" in html
     assert (out / "pairwise_heatmap.png").stat().st_size > 1000
+
+
+def test_run_headline_names_the_largest_games_needed_worth_playing(leader_report):
+    from reports.pairwise import about, run_headline, worth_playing
+
+    run, out = leader_report
+    line = run_headline(run, "leader")
+    worst = worth_playing(
+        pl.read_csv(out / "pairwise.csv", infer_schema=False).cast(
+            {"diff": pl.Float64, "games_needed": pl.Int64}
+        )
+    )
+    who = (lambda x: f"seat {x}") if worst["unit"] == "seat" else str
+    assert line.startswith(f"to separate {who(worst['a'])} from {who(worst['b'])} (")
+    assert line.endswith(f"{about(worst['games_needed'])} games per variant")  # no label: 1 variant
+    summary = (out / "summary.md").read_text()
+    assert f"Headline: {line}." in summary
