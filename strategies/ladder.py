@@ -21,9 +21,10 @@ per-game shares, vectorised) and the ratings refitted, all resamples at once.
 The order of the levels is claimed (:func:`ladder_verdict`) only when every adjacent pair's
 share (the stronger level's, against the level before it) is above 0.5 and its Holm-adjusted
 interval excludes 0.5: Holm over the adjacent pairs, the pair with the i-th smallest p-value
-gets the Wilson interval at level 1 - 0.05 / (m - i + 1), so the interval excludes 0.5 exactly
-when Holm rejects. A pair not separated is named, with about how many games per pair would
-separate it at the observed share (80% power, 5% level; statsmodels ``NormalIndPower``).
+gets the Wilson interval at level 1 - 0.05 / (m - i + 1) (pairs after Holm's first
+non-rejection keep that step's level), so the interval excludes 0.5 exactly when Holm rejects.
+A pair not separated is named, with about how many games per pair would separate it at the
+observed share (80% power, 5% level; statsmodels ``NormalIndPower``).
 """
 
 from __future__ import annotations
@@ -298,9 +299,12 @@ def ladder_verdict(table: pl.DataFrame) -> dict:
     m = len(pvals)
     rank = np.empty(m, int)
     rank[np.argsort(pvals, kind="stable")] = np.arange(m)
+    # Holm stops at its first non-rejection f: later pairs keep f's level, so their intervals
+    # contain 0.5 too (they have larger p-values), as the step-down test says
+    first_kept = min((int(i) for i, rej in zip(rank, reject, strict=True) if not rej), default=m)
     pairs = []
     for r, p_adj, rej, i in zip(adjacent, p_holm, reject, rank, strict=True):
-        z = float(norm.ppf(1 - ALPHA / (m - i) / 2))
+        z = float(norm.ppf(1 - ALPHA / (m - min(int(i), first_kept)) / 2))
         low, high = wilson_interval(r["win_share"], r["games"], z)
         separated = bool(rej) and r["win_share"] > 0.5
         pairs.append(

@@ -208,6 +208,10 @@ def test_verdict_needs_every_adjacent_pair_separated_after_holm():
     assert all(p["p_holm"] < 0.05 for p in both["pairs"]) and both["ordered"]
     weak = ladder_verdict(_table({("a", "b"): 0.5275, ("b", "c"): 0.5275}, 1600))
     assert not weak["ordered"]  # p ~ 0.028 each: Holm gives 0.056 to the first
+    # Holm stops at the first pair kept: a later pair's interval then contains 0.5 as well
+    mixed = ladder_verdict(_table({("a", "b"): 0.5271, ("b", "c"): 0.5257}, 1600))  # p .03, .04
+    for p in mixed["pairs"]:
+        assert not p["separated"] and p["low"] < 0.5 and p["p_holm"] >= 0.05
     # a level that loses to the one below it never counts as ordered, whatever the games
     down = ladder_verdict(_table({("a", "b"): 0.9, ("b", "c"): 0.4}, 10_000))
     assert not down["ordered"] and down["pairs"][1]["games_needed"] is None
