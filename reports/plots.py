@@ -45,7 +45,9 @@ def _fair_note(fair: pl.Series) -> str:
     return " (dashed: fair share 1/players" + ("; none for solo)" if solo else ")")
 
 
-def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, images) -> None:
+def win_bars(
+    table: pl.DataFrame, key: str, title: str, out: Path, name: str, images, word: str = ""
+) -> None:
     """Grouped bars: one group per seat/role, one bar per variant, Wilson error bars, and a
     dashed fair-share line over each bar (none for solo variants: no fair share)."""
     groups = table[key].unique(maintain_order=True).sort().to_list()
@@ -63,23 +65,23 @@ def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, im
             if np.isfinite(fair):
                 ax.hlines(fair, xi - width / 2, xi + width / 2, colors="black", linestyles="dashed")
     ax.set_xticks(range(len(groups)), [str(g) for g in groups])
-    ax.set_xlabel(key)
+    ax.set_xlabel(word or key)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(title + _fair_note(table["fair"]))
     ax.legend(title="variant", fontsize="small")
     save(fig, out, name, images)
 
 
-def heatmap(cells: pl.DataFrame, out: Path, images) -> None:
-    """Role x seat win rate over all variants."""
+def heatmap(cells: pl.DataFrame, out: Path, images, word: str = "role") -> None:
+    """Role x seat win rate over all variants (`word`: the game's word for a role)."""
     heat = (
         cells.sort(["role", "seat"]).to_pandas().pivot(index="role", columns="seat", values="win")
     )
     fig, ax = plt.subplots(figsize=(7, 4.5))
     sns.heatmap(heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"})
-    ax.set_title("Win rate by role and seat (all variants)")
+    ax.set_title(f"Win rate by {word} and seat (all variants)")
     ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel("role")
+    ax.set_ylabel(word)
     save(fig, out, "role_seat_heatmap", images)
 
 

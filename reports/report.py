@@ -201,8 +201,10 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
 
     plots.win_bars(t["win_by_seat"], "seat", "Win rate by seat", out, "win_by_seat", images)
     if group == "role":
-        plots.win_bars(t["win_by_role"], "role", "Win rate by role", out, "win_by_role", images)
-        plots.heatmap(t["_cells"], out, images)
+        word = meta["word"]
+        title = f"Win rate by {word}"
+        plots.win_bars(t["win_by_role"], "role", title, out, "win_by_role", images, word)
+        plots.heatmap(t["_cells"], out, images, word)
     if t["variant_differences"].height:
         plots.differences(t["variant_differences"], out, images)
     if t["pairwise"].height:
