@@ -123,6 +123,9 @@ def test_games_needed_is_statsmodels_one_sample_power_at_the_observed_gap():
     need = games_needed(0.02, 0.6 / np.sqrt(1000), 1000)
     want = NormalIndPower().solve_power(effect_size=0.02 / 0.6, alpha=0.05, power=0.8, ratio=0)
     assert need == np.ceil(want) and 7000 < need < 7100  # (1.96 + 0.84)^2 * 900
+    for gap, sd in [(0.005, 0.5), (0.03, 0.7), (0.1, 0.6), (0.25, 0.8)]:
+        exact = NormalIndPower().solve_power(effect_size=gap / sd, alpha=0.05, power=0.8, ratio=0)
+        assert games_needed(gap, sd / np.sqrt(500), 500) == max(2, np.ceil(exact))
     assert games_needed(0.0, 0.01, 1000) is None
     assert games_needed(1e-9, 0.01, 1000) is None  # over a billion games: never
     # a gap so large that a few games settle it: the root finder gives up, the formula does not
