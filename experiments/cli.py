@@ -75,6 +75,10 @@ def games_cmd(game, list_data, print_file):
             mark = "  # PROVISIONAL" if item.provisional else ""
             click.echo(f"{item.path} = {show_value(item.value)}{mark}")
         return
+    click.echo(
+        "Win (players table, win rates in reports): 1 for the winner, 0 otherwise; "
+        "a win shared by k players counts 1/k to each."
+    )
     for game_id in [game] if game else GAME_MODULES:
         g = get_game(game_id)
         click.echo(f"{g.id}  ({g.title}, v{g.version})  players {g.min_players}-{g.max_players}")
@@ -120,14 +124,17 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
         for line in lines:
             click.echo(line)
     click.echo(f"{setup.game} {setup.players}p seed={seed}: {lines[-1] if lines else ''}")
+    word = get_game(setup.game).role_label
     for row in table.iter_rows(named=True):
-        extra = f" {row['role']}" if row["role"] else ""
+        extra = f" {word} {row['role']}" if row["role"] else ""
         extra += f" side {row['side']}" if row["side"] else ""
         pts = " ".join(f"{k[4:]}={v}" for k, v in row.items() if k.startswith("pts_"))
         click.echo(
             f"seat {row['seat']} {row['strategy']}{extra}: score {row['score']} ({pts}) "
             f"rank {row['rank']} win {row['win']:.3g}"
         )
+    if table["win"].sum() > 0 and (table["win"] % 1 != 0).any():
+        click.echo("(a win shared by k players counts 1/k to each)")
 
 
 @cli.command("bench")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from experiments.config import UserError
@@ -89,3 +91,20 @@ def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress):
         f"{report.path}: complete; {report.games_played} games played in "
         f"{report.seconds:.1f} s ({rate:.0f} games/s)"
     )
+    _more_games_line(report.path)
+
+
+def _more_games_line(run_dir) -> None:
+    """The largest games_needed worth playing (issue 24); a summary, so it never fails a run."""
+    try:
+        import json
+
+        from reports.pairwise import run_headline
+        from sim.core.registry import get_game
+
+        game = json.loads((Path(run_dir) / "manifest.json").read_text()).get("game")
+        line = run_headline(run_dir, get_game(game).role_label)
+    except Exception:
+        return
+    if line:
+        click.echo(f"more games: {line} (menhir report for every pair)")

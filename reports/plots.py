@@ -45,7 +45,9 @@ def _fair_note(fair: pl.Series) -> str:
     return " (dashed: fair share 1/players" + ("; none for solo)" if solo else ")")
 
 
-def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, images) -> None:
+def win_bars(
+    table: pl.DataFrame, key: str, title: str, out: Path, name: str, images, word: str = ""
+) -> None:
     """Grouped bars: one group per seat/role, one bar per variant, Wilson error bars, and a
     dashed fair-share line over each bar (none for solo variants: no fair share)."""
     groups = table[key].unique(maintain_order=True).sort().to_list()
@@ -63,23 +65,23 @@ def win_bars(table: pl.DataFrame, key: str, title: str, out: Path, name: str, im
             if np.isfinite(fair):
                 ax.hlines(fair, xi - width / 2, xi + width / 2, colors="black", linestyles="dashed")
     ax.set_xticks(range(len(groups)), [str(g) for g in groups])
-    ax.set_xlabel(key)
+    ax.set_xlabel(word or key)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(title + _fair_note(table["fair"]))
     ax.legend(title="variant", fontsize="small")
     save(fig, out, name, images)
 
 
-def heatmap(cells: pl.DataFrame, out: Path, images) -> None:
-    """Role x seat win rate over all variants."""
+def heatmap(cells: pl.DataFrame, out: Path, images, word: str = "role") -> None:
+    """Role x seat win rate over all variants (`word`: the game's word for a role)."""
     heat = (
         cells.sort(["role", "seat"]).to_pandas().pivot(index="role", columns="seat", values="win")
     )
     fig, ax = plt.subplots(figsize=(7, 4.5))
     sns.heatmap(heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"})
-    ax.set_title("Win rate by role and seat (all variants)")
+    ax.set_title(f"Win rate by {word} and seat (all variants)")
     ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel("role")
+    ax.set_ylabel(word)
     save(fig, out, "role_seat_heatmap", images)
 
 
@@ -236,3 +238,71 @@ def balance(bal: pl.DataFrame, out: Path, images) -> None:
     b.set_ylabel("seat 0 win rate minus fair share (points)")
     b.set_title("First-seat advantage (95% interval)")
     save(fig, out, "balance", images)
+
+
+HEATMAP_VARIANTS = 9  # panels drawn; pairwise.csv holds every variant
+
+
+def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, images) -> None:
+    """Per variant, the win-rate difference row minus column of every pair of roles (or seats
+    when the game has none), in points; a star marks pairs told apart (Holm, 5%).
+
+    Drawn with imshow and one shared colour bar (seaborn's heatmap is several times slower).
+    """
+    d = pairs.filter(pl.col("unit") == unit)
+    labels = d["label"].unique(maintain_order=True).to_list()
+    shown = labels[:HEATMAP_VARIANTS]
+    cols = min(3, len(shown))
+    rows = -(-len(shown) // cols)
+    n_levels = len(set(d["a"].to_list()) | set(d["b"].to_list()))
+    side = 0.55 * n_levels + 2.2
+    fig, axes = plt.subplots(rows, cols, figsize=(side * cols + 1.5, side * rows + 0.6))
+    axes = np.atleast_1d(axes).ravel()
+    limit = max(1e-9, 100 * float(d["diff"].abs().max()))
+    what = word if unit == "role" else "seat"
+    image = None
+    for n, (ax, label) in enumerate(zip(axes, shown, strict=False)):
+        v = d.filter(pl.col("label") == label)
+        rates = dict(zip(v["a"], v["win_a"], strict=True)) | dict(
+            zip(v["b"], v["win_b"], strict=True)
+        )
+        order = sorted(rates, key=lambda x: (-rates[x], x))
+        index = {x: i for i, x in enumerate(order)}
+        value = np.full((len(order), len(order)), np.nan)
+        for r in v.iter_rows(named=True):
+            i, j = index[r["a"]], index[r["b"]]
+            value[i, j], value[j, i] = 100 * r["diff"], -100 * r["diff"]
+            star = "*" if r["told_apart"] else ""
+            for y, x, val in ((i, j, value[i, j]), (j, i, value[j, i])):
+                dark = abs(val) > 0.6 * limit
+                ax.text(
+                    x,
+                    y,
+                    f"{val:+.1f}{star}",
+                    ha="center",
+                    va="center",
+                    fontsize="x-small",
+                    color="white" if dark else "black",
+                )
+        image = ax.imshow(value, cmap="vlag", vmin=-limit, vmax=limit)
+        names = [str(x) if unit == "role" else f"seat {x}" for x in order]
+        ax.set_xticks(range(len(order)), names, rotation=45, ha="right", fontsize="small")
+        ax.set_yticks(range(len(order)), names, fontsize="small")
+        ax.grid(False)
+        ax.set_title(label, fontsize="small")
+        ax.set_xlabel(f"{what} (column)")
+        if n % cols == 0:
+            ax.set_ylabel(f"{what} (row)")
+    for ax in axes[len(shown) :]:
+        ax.set_visible(False)
+    more = f" (first {len(shown)} of {len(labels)} variants)" if len(labels) > len(shown) else ""
+    fig.suptitle(
+        f"Win-rate difference between {what}s, row minus column, strongest first{more}; "
+        "* told apart (Holm, 5%)",
+        fontsize="medium",
+    )
+    fig.tight_layout()
+    fig.colorbar(image, ax=list(axes[: len(shown)]), label="points", shrink=0.8)
+    fig.savefig(out / "pairwise_heatmap.png", dpi=110)
+    plt.close(fig)
+    images.append(out / "pairwise_heatmap.png")

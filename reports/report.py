@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import plots, stats
+from reports import pairwise, plots, stats
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -72,10 +72,16 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     has_roles = agg["role"].null_count() < agg.height
     group = "role" if has_roles else "seat"
     param = _swept_param(runs, games)
+    units = ["role", "seat"] if has_roles else ["seat"]
+    levels = {"seat": sorted(agg["seat"].drop_nulls().unique().to_list())}
+    if has_roles:
+        levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
     lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
+    lazy2 += [pairwise.moments_lazy(players, u, levels[u]) for u in units]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
-    seeds, quantiles, *values = _collect(lazy2, runs)
+    seeds, quantiles, *rest = _collect(lazy2, runs)
+    moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
     paired = {}
     if paired_keys.height:
@@ -92,7 +98,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         unit_tables = {"role": by_role, **unit_tables}
     diff = stats.differences(unit_tables, paired, keys)
     chi = stats.chi_square(by_role, by_seat, keys)
-    bal = stats.balance(by_role, by_seat, info, stall, keys)
+    pairs, spreads = pairwise.pairwise(moments, levels, keys)
+    bal = _with_spread(stats.balance(by_role, by_seat, info, stall, keys), spreads)
     comp_keys = [*KEY, group]
     components = (
         agg.filter(pl.col(group).is_not_null())
@@ -119,16 +126,44 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "variant_differences": diff,
         "chi_square": chi,
         "balance": bal,
+        "pairwise": pairs,
         "stalemates": _with_keys(stall, keys),
         "_lengths": _with_keys(lengths, keys),
         "_quantiles": quantiles,
         "_cells": cells,
         "_sweep": sweep,
         "_meta": pl.DataFrame(
-            {"group": [group], "param": [param], "bots": [", ".join(_bots(agg))]},
-            schema={"group": pl.String, "param": pl.String, "bots": pl.String},
+            {
+                "group": [group],
+                "param": [param],
+                "bots": [", ".join(_bots(agg))],
+                "word": [role_word(runs)],
+            },
+            schema={"group": pl.String, "param": pl.String, "bots": pl.String, "word": pl.String},
         ),
     }
+
+
+def _with_spread(bal: pl.DataFrame, spreads: pl.DataFrame) -> pl.DataFrame:
+    """The balance table with the spread's interval and estimated bias next to the spread."""
+    cols = bal.columns
+    at = cols.index("spread") + 1
+    extra = [c for c in spreads.columns if c not in KEY]
+    joined = bal.join(spreads, on=KEY, how="left", maintain_order="left")
+    return joined.select(*cols[:at], *extra, *cols[at:])
+
+
+def role_word(runs: list[Run]) -> str:
+    """The game's word for a role (Celtae: leader), from its declaration; "role" otherwise."""
+    ids = {str(r.manifest.get("game")) for r in runs}
+    if len(ids) != 1:
+        return "role"
+    try:
+        from sim.core.registry import get_game
+
+        return get_game(ids.pop()).role_label or "role"
+    except Exception:
+        return "role"
 
 
 def _bots(agg: pl.DataFrame) -> list[str]:
@@ -166,10 +201,14 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
 
     plots.win_bars(t["win_by_seat"], "seat", "Win rate by seat", out, "win_by_seat", images)
     if group == "role":
-        plots.win_bars(t["win_by_role"], "role", "Win rate by role", out, "win_by_role", images)
-        plots.heatmap(t["_cells"], out, images)
+        word = meta["word"]
+        title = f"Win rate by {word}"
+        plots.win_bars(t["win_by_role"], "role", title, out, "win_by_role", images, word)
+        plots.heatmap(t["_cells"], out, images, word)
     if t["variant_differences"].height:
         plots.differences(t["variant_differences"], out, images)
+    if t["pairwise"].height:
+        plots.pairwise_heatmap(t["pairwise"], group, meta["word"], out, images)
     plots.balance(t["balance"], out, images)
     plots.score_boxes(t["_quantiles"], group, out, images)
     pts = [c for c in t["score_components"].columns if c.startswith("pts_")]
@@ -190,24 +229,30 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
 
     summary = summary_text(runs, t, meta["bots"])
     (out / "summary.md").write_text(summary)
-    (out / "report.html").write_text(_html(summary, t, images))
+    (out / "report.html").write_text(_html(summary, t, images, meta["word"]))
 
 
 _HTML_TABLES = [
     ("Balance per variant", "balance"),
+    ("Which {word}s (and seats) can be told apart: pairwise differences", "pairwise"),
     ("Variant vs baseline: win-rate differences", "variant_differences"),
     ("Chi-square tests across variants", "chi_square"),
-    ("Win rate by role", "win_by_role"),
+    ("Win rate by {word}", "win_by_role"),
     ("Win rate by seat", "win_by_seat"),
 ]
 
 
-def _html_table(table: pl.DataFrame) -> str:
-    frame = table.drop("order", "run", "variant", strict=False).to_pandas()
-    return frame.to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0)
+def _html_table(table: pl.DataFrame, word: str = "role") -> str:
+    frame = table.drop("order", "run", "variant", strict=False)
+    if word != "role":
+        # the game's word for a role in the headings (the CSV keeps the contract's names)
+        frame = frame.rename(
+            {c: c.replace("role", word) for c in frame.columns if "role" in c}
+        ).with_columns(pl.col(c).replace("role", word) for c in ("unit",) if c in frame.columns)
+    return frame.to_pandas().to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0)
 
 
-def _html(summary: str, t: dict, images: list[Path]) -> str:
+def _html(summary: str, t: dict, images: list[Path], word: str = "role") -> str:
     parts = [
         "<html><head><meta charset='utf-8'><title>menhir report</title>",
         "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
@@ -219,7 +264,8 @@ def _html(summary: str, t: dict, images: list[Path]) -> str:
     ]
     for title, name in _HTML_TABLES:
         if t[name].height:
-            parts += [f"<h2>{html.escape(title)}</h2>", _html_table(t[name])]
+            title = title.format(word=word)
+            parts += [f"<h2>{html.escape(title)}</h2>", _html_table(t[name], word)]
     for img in images:
         data = base64.b64encode(img.read_bytes()).decode()
         parts.append(f"<h3>{img.stem}</h3><img src='data:image/png;base64,{data}'/>")
@@ -316,10 +362,21 @@ def _chi_line(r: dict) -> str:
     )
 
 
-def _balance_line(r: dict) -> str:
+def _spread_interval_text(r: dict) -> str:
+    if r.get("spread_low") is None:
+        return ""
+    return (
+        f" [{100 * r['spread_low']:.1f}, {100 * r['spread_high']:.1f}] (max minus min of noisy "
+        f"rates is biased upward, here by about {100 * r['spread_bias']:.1f} points; the "
+        "interval allows for it)"
+    )
+
+
+def _balance_line(r: dict, word: str = "role") -> str:
     spread = (
-        f"role spread {100 * r['spread']:.1f} points ({r['best_role']} "
-        f"{100 * r['best_rate']:.1f}% vs {r['worst_role']} {100 * r['worst_rate']:.1f}%); "
+        f"{word} spread {100 * r['spread']:.1f} points{_spread_interval_text(r)} "
+        f"({r['best_role']} {100 * r['best_rate']:.1f}% vs {r['worst_role']} "
+        f"{100 * r['worst_rate']:.1f}%); "
         if r["spread"] is not None
         else ""
     )
@@ -337,18 +394,101 @@ def _balance_line(r: dict) -> str:
     )
 
 
-def _rate_line(r: dict, key: str) -> str:
+def _rate_line(r: dict, key: str, word: str | None = None) -> str:
     half = (r["ci_high"] - r["ci_low"]) / 2
     rate = f"{100 * r['win_rate']:.1f}% ± {100 * half:.1f}%"
-    who = f"- variant {r['label']}: {key} {r[key]}"
+    who = f"- variant {r['label']}: {word or key} {r[key]}"
     if _solo(r):
         return f"{who} reaches the solo target in {rate} of solo games"
     sig = "significant" if r["p_holm_significant"] else "not significant"
     return f"{who} wins {rate} of games against a fair {100 * r['fair']:.0f}% ({sig}, Holm)"
 
 
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+def _member_text(names: list[str], rates: dict) -> str:
+    return ", ".join(f"{x} {100 * rates[x]:.1f}%" for x in names)
+
+
+def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
+    """One variant's levels in groups that cannot be told apart, and the gaps between groups."""
+    rates: dict = {}
+    for r in pairs.iter_rows(named=True):
+        rates[r["a"]], rates[r["b"]] = r["win_a"], r["win_b"]
+    cut = pairwise.groups(pairs)
+    games = _count(r0["games"])
+    name = (lambda x: f"seat {x}") if unit_word == "seat" else (lambda x: x)
+    parts = []
+    for i, group in enumerate(cut):
+        text = ", ".join(f"{name(x)} {100 * rates[x]:.1f}%" for x in group)
+        if len(group) == len(rates):
+            text += f": no two can be told apart at {games} games"
+        elif len(group) > 1:
+            text += f" cannot be told apart at {games} games"
+        if i + 1 < len(cut):
+            below = cut[i + 1]
+            cross = pairs.filter(pl.col("a").is_in(group) & pl.col("b").is_in(below))
+            lo, hi = 100 * cross["diff"].min(), 100 * cross["diff"].max()
+            gap = f"{lo:.0f}-{hi:.0f}" if round(lo) != round(hi) else f"{lo:.0f}"
+            who = {1: "", 2: "both ", 3: "all three "}.get(len(group), "all ")
+            apart = int(cross["told_apart"].sum())
+            sure = (
+                "every pair told apart"
+                if apart == cross.height
+                else f"only {apart} of {cross.height} pairs told apart"
+            )
+            nxt = ", ".join(name(x) for x in below)
+            text += f"; {who}ahead of {nxt} by {gap} points ({sure})"
+        parts.append(text)
+    return f"- {r0['label']}: " + "; then ".join(parts) + "."
+
+
+def _pairwise_lines(t: dict, word: str) -> list[str]:
+    pairs = t["pairwise"]
+    if not pairs.height:
+        return []
+    lines = [
+        f"## Which {word}s and seats can be told apart",
+        "",
+        "Each pair's win-rate difference has a 95% interval that accounts for the games the "
+        "two share (delta method), and is told apart when its Holm-adjusted p < 0.05 across "
+        "the variant's pairs (`pairwise.csv`).",
+        "",
+    ]
+    for unit, unit_word in (("role", word), ("seat", "seat")):
+        sub = pairs.filter(pl.col("unit") == unit)
+        if not sub.height:
+            continue
+        lines.append(f"{unit_word.capitalize()}s:")
+        for _, v in sub.group_by(KEY, maintain_order=True):
+            lines.append(_group_line(v.row(0, named=True), v, unit_word))
+        lines.append("")
+    worst = pairwise.worth_playing(pairs)
+    if worst is not None:
+        unit_word = word if worst["unit"] == "role" else "seat"
+        lines.append(
+            f"More games: {pairwise.needed_text(worst, unit_word)} ({worst['label']}; 80% "
+            "power at the 5% level at the observed gap). That is the largest such number among "
+            f"the gaps of {100 * pairwise.MIN_GAP:.0f} point or more not yet told apart; "
+            "`games_needed` in `pairwise.csv` has every pair."
+        )
+        lines.append("")
+    return lines
+
+
+def _headline(t: dict, word: str) -> list[str]:
+    worst = pairwise.worth_playing(t["pairwise"])
+    if worst is None:
+        return []
+    unit_word = word if worst["unit"] == "role" else "seat"
+    return [f"Headline: {pairwise.needed_text(worst, unit_word)}.", ""]
+
+
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
+    word = t["_meta"]["word"][0] if "word" in t["_meta"].columns else "role"
     paired = ", ".join(f"{r.name}: {r.manifest.get('paired')}" for r in runs)
     stalemates = _stalemate_lines(bal)
     game_ids = dict.fromkeys(str(r.manifest.get("game")) for r in runs)
@@ -359,9 +499,13 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {int(info['games'].sum())} games; "
         f"common random numbers: {paired}. {_baseline_text(t['keys'])}",
         "",
+        f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
+        "counts 1/k to each.",
+        "",
+        *_headline(t, word),
         "## Flags",
         "",
-        *(_flags(t) or ["- none: no safety-cap ends, no role always/never wins."]),
+        *(_flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."]),
         "",
     ]
     if diff.height:
@@ -378,16 +522,17 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         lines += [_chi_line(r) for r in chi.iter_rows(named=True)]
         lines.append("")
     lines += ["## Balance", ""]
-    lines += [_balance_line(r) for r in bal.iter_rows(named=True)]
+    lines += [_balance_line(r, word) for r in bal.iter_rows(named=True)]
     lines.append("")
-    for title, table, key in [
-        ("Roles", t["win_by_role"], "role"),
-        ("Seats", t["win_by_seat"], "seat"),
+    lines += _pairwise_lines(t, word)
+    for title, table, key, shown in [
+        (f"{word.capitalize()}s", t["win_by_role"], "role", word),
+        ("Seats", t["win_by_seat"], "seat", "seat"),
     ]:
         if not table.height:
             continue
         lines += [f"## {title}", ""]
-        lines += [_rate_line(r, key) for r in table.iter_rows(named=True)]
+        lines += [_rate_line(r, key, shown) for r in table.iter_rows(named=True)]
         lines.append("")
     lines += ["## Game length", ""]
     for r in t["game_length"].iter_rows(named=True):

@@ -7,29 +7,47 @@ arrangement replays the same game indices, so each level sees the same deals fro
 ``win`` column) over the games played: 0.5 means "as strong as B" whatever the seat advantage.
 
 Intervals are Wilson 95% intervals on that share (ties make a game's share fractional; the
-interval treats the share as a binomial proportion, which is slightly conservative then).
+interval treats the share as a binomial proportion, which is slightly conservative then), and
+``p_value`` is the matching score test of "share = 0.5".
 
 Ratings are Bradley-Terry maximum-likelihood strengths fitted to all pairs at once with
 Hunter's MM iteration, on an Elo scale (400 * log10 of the strength ratio; 200 points ~ 76% of
 the wins) with the first level anchored at 0. Each pair gets one virtual drawn game (half a win
-each) so that a level that wins every game still gets a finite rating.
+each) so that a level that wins every game still gets a finite rating. Their 95% intervals
+(``elo_low``, ``elo_high``, relative to the first level) are percentile intervals of a bootstrap
+over games: each pair's games are resampled with replacement (multinomial counts times the
+per-game shares, vectorised) and the ratings refitted, all resamples at once.
+
+The order of the levels is claimed (:func:`ladder_verdict`) only when every adjacent pair's
+share (the stronger level's, against the level before it) is above 0.5 and its Holm-adjusted
+interval excludes 0.5: Holm over the adjacent pairs, the pair with the i-th smallest p-value
+gets the Wilson interval at level 1 - 0.05 / (m - i + 1) (pairs after Holm's first
+non-rejection keep that step's level), so the interval excludes 0.5 exactly when Holm rejects.
+A pair not separated is named, with about how many games per pair would separate it at the
+observed share (80% power, 5% level; statsmodels ``NormalIndPower``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+from scipy.stats import norm
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import NormalIndPower, normal_sample_size_one_tail
 
 from sim.core.batch import play_batch
 from sim.core.params import ParamError
 from sim.core.registry import BotSpec, SetupError, get_game, make_setup
 
 Z95 = 1.959963984540054
+ALPHA = 0.05
 CHUNK = 64  # games per task: progress granularity, never changes results
+ELO_RESAMPLES = 400  # bootstrap resamples for the Elo intervals
 
 
 def default_levels(game: str) -> list[str]:
@@ -57,23 +75,75 @@ def fit_elo(wins: np.ndarray, games: np.ndarray, iterations: int = 10_000) -> np
 
     ``wins[i, j]`` is the (possibly fractional) number of games level i won against level j,
     ``games[i, j] = games[j, i]`` the games they played. One virtual drawn game per pair that
-    met keeps every rating finite.
+    met keeps every rating finite. Leading dimensions (bootstrap resamples) are fitted at once.
     """
-    k = wins.shape[0]
+    wins, games = np.asarray(wins, float), np.asarray(games, float)
+    k = wins.shape[-1]
     met = (games > 0) & ~np.eye(k, dtype=bool)
     w = wins + 0.5 * met
     n = games + 1.0 * met
-    total_wins = w.sum(axis=1)
-    gamma = np.ones(k)
+    total_wins = w.sum(axis=-1)
+    gamma = np.ones(w.shape[:-1])
     for _ in range(iterations):
-        denom = (n / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        denom = (n / (gamma[..., :, None] + gamma[..., None, :])).sum(axis=-1)
         new = np.where(denom > 0, total_wins / np.where(denom > 0, denom, 1.0), gamma)
-        new /= math.exp(np.log(new).mean())
+        new /= np.exp(np.log(new).mean(axis=-1, keepdims=True))
         if np.max(np.abs(np.log(new) - np.log(gamma))) < 1e-10:
             gamma = new
             break
         gamma = new
-    return 400.0 * np.log10(gamma / gamma[0])
+    return 400.0 * np.log10(gamma / gamma[..., :1])
+
+
+def bootstrap_elo(
+    shares: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+    k: int,
+    seed: int = 0,
+    resamples: int = ELO_RESAMPLES,
+) -> np.ndarray:
+    """Elo ratings of ``resamples`` bootstrap resamples over games, shape (resamples, k).
+
+    ``shares[(i, j)]`` holds the per-game wins of level i and of level j in their games. Each
+    pair's games are resampled with replacement: multinomial counts (resamples, games) times the
+    per-game wins give every resample's totals without a Python loop over resamples.
+    """
+    rng = np.random.default_rng([seed, 24])
+    wins = np.zeros((resamples, k, k))
+    games = np.zeros((resamples, k, k))
+    for (i, j), (s_i, s_j) in sorted(shares.items()):
+        n = len(s_i)
+        if n == 0:
+            continue
+        counts = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(float)
+        wins[:, i, j] = counts @ s_i
+        wins[:, j, i] = counts @ s_j
+        games[:, i, j] = games[:, j, i] = n
+    return fit_elo(wins, games)
+
+
+def share_p_value(share: float, n: int) -> float:
+    """Two-sided score test of "the share is 0.5" (the test the Wilson interval inverts)."""
+    if n <= 0:
+        return 1.0
+    return float(2 * norm.sf(abs(share - 0.5) / math.sqrt(0.25 / n)))
+
+
+def games_to_separate(share: float) -> int | None:
+    """Games per pair for 80% power at 5% at the observed share; None when it is <= 0.5."""
+    if not share > 0.5:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        n = float(
+            np.squeeze(
+                NormalIndPower().solve_power(
+                    effect_size=(share - 0.5) / 0.5, alpha=ALPHA, power=0.8, ratio=0
+                )
+            )
+        )
+    if not np.isfinite(n):  # a share near 1: the root finder gives up below a few games
+        n = float(normal_sample_size_one_tail(share - 0.5, 0.8, ALPHA / 2, std_null=0.5))
+    return max(2, math.ceil(n))
 
 
 def _parse_levels(game: str, players: int, bots: Sequence[str] | None) -> list[str]:
@@ -91,7 +161,7 @@ def _parse_levels(game: str, players: int, bots: Sequence[str] | None) -> list[s
 def _play_task(game, players, bots, first, count, seed):
     setup = make_setup(game, players, {}, list(bots))
     _, table = play_batch(setup, range(first, first + count), root_seed=seed)
-    return table.select("seat", "win")
+    return table.select("game", "seat", "win")
 
 
 def run_ladder(
@@ -108,7 +178,9 @@ def run_ladder(
     ``games`` per pair is rounded up to a multiple of the number of seat arrangements so that
     every arrangement plays the same games. Columns: ``bot``, ``opponent``, ``players``,
     ``games``, ``win_share`` (the bot's), ``ci_low``, ``ci_high``, ``elo`` (the bot's rating),
-    ``opponent_elo``. Levels keep the given order (default: by bot code, weakest first).
+    ``opponent_elo``, then ``p_value`` (share = 0.5, score test), ``elo_low``, ``elo_high``
+    (bootstrap 95% interval of the bot's rating). Levels keep the given order (default: by bot
+    code, weakest first).
     """
     decl = get_game(game)
     if players is None:
@@ -134,15 +206,30 @@ def run_ladder(
     k = len(levels)
     wins = np.zeros((k, k))
     played = np.zeros((k, k))
+    per_game: dict[tuple[int, int], tuple[list, list]] = {}
     for ((i, j), arr, args), table in zip(tasks, tables, strict=True):
-        seat_win = table.group_by("seat").agg(pl.col("win").sum()).sort("seat")["win"].to_numpy()
-        mask = np.array(arr, dtype=bool)
-        wins[j, i] += seat_win[mask].sum()
-        wins[i, j] += seat_win[~mask].sum()
+        second = pl.col("seat").is_in([s for s, x in enumerate(arr) if x])
+        game = (
+            table.group_by("game")
+            .agg(
+                pl.col("win").filter(~second).sum().alias("first"),
+                pl.col("win").filter(second).sum().alias("second"),
+            )
+            .sort("game")
+        )
+        s_i, s_j = game["first"].to_numpy(), game["second"].to_numpy()
+        wins[i, j] += s_i.sum()
+        wins[j, i] += s_j.sum()
         played[i, j] += args[4]
         played[j, i] += args[4]
+        lists = per_game.setdefault((i, j), ([], []))
+        lists[0].append(s_i)
+        lists[1].append(s_j)
 
     elo = fit_elo(wins, played)
+    shares = {key: (np.concatenate(a), np.concatenate(b)) for key, (a, b) in per_game.items()}
+    boot = bootstrap_elo(shares, k, seed=seed)
+    elo_low, elo_high = np.percentile(boot, [2.5, 97.5], axis=0)
     rows = []
     for a in range(k):
         for b in range(k):
@@ -162,6 +249,9 @@ def run_ladder(
                     "ci_high": high,
                     "elo": float(elo[a]),
                     "opponent_elo": float(elo[b]),
+                    "p_value": share_p_value(share, n),
+                    "elo_low": float(elo_low[a]),
+                    "elo_high": float(elo_high[a]),
                 }
             )
     return pl.DataFrame(rows)
@@ -193,10 +283,78 @@ def _run_tasks(task_args, jobs: int, progress: bool) -> list[pl.DataFrame]:
         bar.close()
 
 
+def ladder_verdict(table: pl.DataFrame) -> dict:
+    """Whether the table shows the levels in order, pair by adjacent pair.
+
+    Returns ``{"ordered": bool, "pairs": [...]}`` with one entry per adjacent pair (``lower``,
+    ``upper``, ``share`` of the upper level, ``games``, ``p_holm``, the Holm-adjusted Wilson
+    interval ``low``, ``high``, ``separated``, and ``games_needed``: games per pair that would
+    separate it at the observed share, None once separated or when the share is <= 0.5).
+    """
+    levels = table.unique("bot", keep="first", maintain_order=True)["bot"].to_list()
+    rows = {(r["bot"], r["opponent"]): r for r in table.iter_rows(named=True)}
+    adjacent = [rows[(b, a)] for a, b in itertools.pairwise(levels)]
+    pvals = np.array([share_p_value(r["win_share"], r["games"]) for r in adjacent])
+    reject, p_holm, _, _ = multipletests(pvals, alpha=ALPHA, method="holm")
+    m = len(pvals)
+    rank = np.empty(m, int)
+    rank[np.argsort(pvals, kind="stable")] = np.arange(m)
+    # Holm stops at its first non-rejection f: later pairs keep f's level, so their intervals
+    # contain 0.5 too (they have larger p-values), as the step-down test says
+    first_kept = min((int(i) for i, rej in zip(rank, reject, strict=True) if not rej), default=m)
+    pairs = []
+    for r, p_adj, rej, i in zip(adjacent, p_holm, reject, rank, strict=True):
+        z = float(norm.ppf(1 - ALPHA / (m - min(int(i), first_kept)) / 2))
+        low, high = wilson_interval(r["win_share"], r["games"], z)
+        separated = bool(rej) and r["win_share"] > 0.5
+        pairs.append(
+            {
+                "lower": r["opponent"],
+                "upper": r["bot"],
+                "share": r["win_share"],
+                "games": r["games"],
+                "p_holm": float(p_adj),
+                "low": low,
+                "high": high,
+                "separated": separated,
+                "games_needed": None if separated else games_to_separate(r["win_share"]),
+            }
+        )
+    return {"ordered": all(p["separated"] for p in pairs), "pairs": pairs}
+
+
 def levels_ordered(table: pl.DataFrame) -> bool:
-    """True when each level (in table order) is rated above the one before it."""
-    elos = table.unique("bot", keep="first", maintain_order=True)["elo"].to_list()
-    return all(b > a for a, b in itertools.pairwise(elos))
+    """True when every adjacent pair is separated (see :func:`ladder_verdict`)."""
+    return ladder_verdict(table)["ordered"]
+
+
+def verdict_lines(table: pl.DataFrame) -> list[str]:
+    """ "levels ordered: yes" only when shown; otherwise each pair not separated and the games
+    per pair that would separate it."""
+    verdict = ladder_verdict(table)
+    if verdict["ordered"]:
+        worst = max(verdict["pairs"], key=lambda p: p["p_holm"])
+        return [
+            "levels ordered: yes (every adjacent pair above 0.5 with its Holm-adjusted 95% "
+            f"interval excluding 0.5; least clear: {worst['upper']} vs {worst['lower']} "
+            f"{worst['share']:.3f} [{worst['low']:.3f},{worst['high']:.3f}])"
+        ]
+    lines = ["levels ordered: not shown"]
+    for p in verdict["pairs"]:
+        if p["separated"]:
+            continue
+        where = (
+            f"- {p['upper']} vs {p['lower']}: {p['share']:.3f} "
+            f"[{p['low']:.3f},{p['high']:.3f}] (Holm-adjusted) over {p['games']} games"
+        )
+        if p["games_needed"] is None:
+            lines.append(f"{where}: {p['upper']} does not win more than half")
+        else:
+            lines.append(
+                f"{where} not separated from 0.5; about {p['games_needed']:,} games per pair "
+                "would separate it (80% power at 5%)"
+            )
+    return lines
 
 
 def format_ladder(table: pl.DataFrame) -> list[str]:
@@ -205,10 +363,16 @@ def format_ladder(table: pl.DataFrame) -> list[str]:
     share = {(r["bot"], r["opponent"]): r for r in table.iter_rows(named=True)}
     name_w = max(len(x) for x in [*levels, "bot"])
     cell_w = max(19, 3 + max(len(x) for x in levels))
-    head = f"{'bot':<{name_w}}  {'elo':>6}  " + "  ".join(f"{'vs ' + x:<{cell_w}}" for x in levels)
+    elo_w = 17
+    head = f"{'bot':<{name_w}}  {'elo [95%]':>{elo_w}}  " + "  ".join(
+        f"{'vs ' + x:<{cell_w}}" for x in levels
+    )
     lines = [head]
     for a in levels:
-        elo = share[(a, levels[0] if a != levels[0] else levels[1])]["elo"]
+        row = share[(a, levels[0] if a != levels[0] else levels[1])]
+        elo = f"{row['elo']:.0f}"
+        if "elo_low" in row:
+            elo += f" [{row['elo_low']:.0f},{row['elo_high']:.0f}]"
         cells = []
         for b in levels:
             if a == b:
@@ -218,5 +382,5 @@ def format_ladder(table: pl.DataFrame) -> list[str]:
                 cells.append(
                     f"{r['win_share']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]".ljust(cell_w)
                 )
-        lines.append(f"{a:<{name_w}}  {elo:>6.0f}  " + "  ".join(cells))
+        lines.append(f"{a:<{name_w}}  {elo:>{elo_w}}  " + "  ".join(cells))
     return lines

@@ -23,14 +23,16 @@ import click
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Root seed.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Parallel processes.")
 def ladder_cmd(game, players, games, bots, seed, jobs):
-    """Bot levels against each other: win shares (95% Wilson) and Elo ratings.
+    """Bot levels against each other: win shares (95% Wilson) and Elo ratings (bootstrap 95%).
 
     Every pair of levels plays GAMES games, seats rotated over every arrangement of the pair,
-    on the same deals.
+    on the same deals. "levels ordered: yes" only when every adjacent pair's share is above 0.5
+    with its Holm-adjusted interval excluding 0.5; otherwise the pairs not separated, with
+    about how many games per pair would separate them. A win shared by k players counts 1/k.
     """
     from experiments.cli import MenhirError
     from sim.core.params import ParamError
-    from strategies.ladder import format_ladder, levels_ordered, run_ladder
+    from strategies.ladder import format_ladder, run_ladder, verdict_lines
 
     if games < 1:
         raise MenhirError(f"--games = {games} is not allowed: an integer >= 1")
@@ -50,8 +52,5 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
     )
     for line in format_ladder(table):
         click.echo(line)
-    ordered = levels_ordered(table)
-    click.echo(
-        "levels ordered: "
-        + ("yes" if ordered else "NO (a level is not rated above the one before it)")
-    )
+    for line in verdict_lines(table):
+        click.echo(line)

@@ -20,6 +20,9 @@ def test_games_lists_every_game_with_parameters(runner):
         assert game_id in result.output
     assert "romans_in_play = 14/13/12/11 by players" in result.output
     assert "fastest" in result.output and "greedy" in result.output
+    # issue 24: each game's word for a role, and how a shared win counts
+    assert "a win shared by k players counts 1/k" in result.output.splitlines()[0]
+    assert "leaders: " in result.output and "roles: " in result.output
 
 
 def test_play_prints_scores_and_trace_is_deterministic(runner):

@@ -10,10 +10,14 @@ from experiments.cli import cli
 from sim.core.registry import SetupError
 from strategies.ladder import (
     arrangements,
+    bootstrap_elo,
     fit_elo,
     format_ladder,
+    games_to_separate,
+    ladder_verdict,
     levels_ordered,
     run_ladder,
+    verdict_lines,
     wilson_interval,
 )
 
@@ -150,3 +154,86 @@ def test_ladder_with_two_jobs_gives_the_same_table_as_one_job():
     assert two.equals(one)
     # the pairs were really played: the table is not a constant that any run would give
     assert one["win_share"].n_unique() > 1
+
+
+def test_elo_fit_of_a_batch_equals_one_fit_per_resample():
+    rng = np.random.default_rng(2)
+    games = np.full((3, 3), 40.0) - np.diag([40.0] * 3)
+    batch = []
+    for _ in range(3):
+        upper = np.triu(rng.integers(0, 41, (3, 3)).astype(float), 1)
+        batch.append(upper + np.tril(40.0 - upper.T, -1))
+    batch = np.stack(batch)
+    fitted = fit_elo(batch, np.broadcast_to(games, batch.shape))
+    for b in range(3):
+        assert np.allclose(fitted[b], fit_elo(batch[b], games), atol=1e-6)
+
+
+def test_bootstrap_elo_intervals_narrow_with_more_games():
+    rng = np.random.default_rng(4)
+    widths = []
+    for n in (50, 800):
+        s_j = (rng.random(n) < 0.7).astype(float)
+        boot = bootstrap_elo({(0, 1): (1.0 - s_j, s_j)}, 2, seed=1)
+        assert boot.shape == (400, 2) and np.all(boot[:, 0] == 0)
+        low, high = np.percentile(boot[:, 1], [2.5, 97.5])
+        point = fit_elo(np.array([[0, n - s_j.sum()], [s_j.sum(), 0]]), np.array([[0, n], [n, 0]]))
+        assert low < point[1] < high
+        widths.append(high - low)
+    assert widths[1] < widths[0] / 3
+
+
+def _table(shares: dict, games: int):
+    """A ladder table from the upper level's share of each adjacent pair (levels a < b < c)."""
+    rows = []
+    for (lower, upper), share in shares.items():
+        for bot, opp, x in ((lower, upper, 1 - share), (upper, lower, share)):
+            rows.append({"bot": bot, "opponent": opp, "games": games, "win_share": x})
+    import polars as pl
+
+    return pl.DataFrame(rows)
+
+
+def test_verdict_needs_every_adjacent_pair_separated_after_holm():
+    # 0.583 over 12 games (the issue's example): nowhere near separated
+    verdict = ladder_verdict(_table({("a", "b"): 0.9, ("b", "c"): 0.583}, 12))
+    assert not verdict["ordered"]
+    open_ = [p for p in verdict["pairs"] if not p["separated"]]
+    assert [(p["lower"], p["upper"]) for p in open_] == [("b", "c")]
+    assert open_[0]["low"] < 0.5 < open_[0]["high"]
+    assert open_[0]["games_needed"] == games_to_separate(0.583) and games_to_separate(0.583) > 250
+    # a share just significant alone (p ~ 0.03) is not once Holm counts two pairs and the
+    # other pair is not clear either
+    both = ladder_verdict(_table({("a", "b"): 0.55, ("b", "c"): 0.55}, 1600))
+    assert all(p["p_holm"] < 0.05 for p in both["pairs"]) and both["ordered"]
+    weak = ladder_verdict(_table({("a", "b"): 0.5275, ("b", "c"): 0.5275}, 1600))
+    assert not weak["ordered"]  # p ~ 0.028 each: Holm gives 0.056 to the first
+    # Holm stops at the first pair kept: a later pair's interval then contains 0.5 as well
+    mixed = ladder_verdict(_table({("a", "b"): 0.5271, ("b", "c"): 0.5257}, 1600))  # p .03, .04
+    for p in mixed["pairs"]:
+        assert not p["separated"] and p["low"] < 0.5 and p["p_holm"] >= 0.05
+    # a level that loses to the one below it never counts as ordered, whatever the games
+    down = ladder_verdict(_table({("a", "b"): 0.9, ("b", "c"): 0.4}, 10_000))
+    assert not down["ordered"] and down["pairs"][1]["games_needed"] is None
+
+
+def test_ladder_at_12_games_claims_no_order_and_at_enough_games_does(toy, toy_ladder):
+    few = run_ladder("toy_pig", 2, 12, ["random", "greedy", "search:rollouts=64"], seed=1)
+    assert not levels_ordered(few)
+    lines = verdict_lines(few)
+    assert lines[0] == "levels ordered: not shown"
+    assert any("not separated from 0.5; about" in x and "games per pair" in x for x in lines)
+    assert levels_ordered(toy_ladder)  # 300 games per pair
+    assert verdict_lines(toy_ladder)[0].startswith("levels ordered: yes")
+    assert (toy_ladder["elo_low"] <= toy_ladder["elo"]).all()
+    assert (toy_ladder["elo"] <= toy_ladder["elo_high"]).all()
+    assert ((toy_ladder["p_value"] >= 0) & (toy_ladder["p_value"] <= 1)).all()
+
+
+def test_ladder_command_names_the_pair_not_separated(toy):
+    result = CliRunner().invoke(
+        cli, ["ladder", "toy_pig", "--games", "12", "--bots", "random,greedy,search"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "levels ordered: yes" not in result.output
+    assert "games per pair would separate it" in result.output or "does not win" in result.output
