@@ -306,3 +306,29 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
     fig.savefig(out / "pairwise_heatmap.png", dpi=110)
     plt.close(fig)
     images.append(out / "pairwise_heatmap.png")
+
+
+def decision_mix(mix: pl.DataFrame, group: str, word: str, out: Path, images) -> None:
+    """Share of each decision kind per role (or seat) and bot, pooled over variants."""
+    acts = [c for c in mix.columns if c.startswith("act_")]
+    pooled = (
+        mix.group_by([group, "strategy"])
+        .agg([((pl.col(a) * pl.col("n")).sum() / pl.col("n").sum()).alias(a) for a in acts])
+        .sort([group, "strategy"])
+    )
+    several_bots = pooled["strategy"].n_unique() > 1
+    rows = [
+        f"{r[group]} ({r['strategy']})" if several_bots else str(r[group])
+        for r in pooled.iter_rows(named=True)
+    ]
+    values = pooled.select(acts).to_numpy()
+    totals = values.sum(axis=1, keepdims=True)
+    share = values / np.where(totals == 0, 1, totals)
+    fig, ax = plt.subplots(figsize=(max(7, 0.45 * len(acts) + 3), 1.2 + 0.4 * len(rows)))
+    image = ax.imshow(share, aspect="auto", cmap="cividis", vmin=0)
+    ax.set_xticks(range(len(acts)), [a[4:] for a in acts], rotation=60, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    fig.colorbar(image, ax=ax, label="share of its decisions")
+    shown = word if group == "role" else "seat"
+    ax.set_title(f"What the players did: decision mix by {shown}" + (" and bot" * several_bots))
+    save(fig, out, "decision_mix", images)

@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import pairwise, plots, stats
+from reports import decisions, pairwise, plots, stats
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -76,11 +76,15 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     levels = {"seat": sorted(agg["seat"].drop_nulls().unique().to_list())}
     if has_roles:
         levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
+    mix_lazy = decisions.decisions_lazy(players, group, pts)
     lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
+    if mix_lazy is not None:
+        lazy2.append(mix_lazy)
     lazy2 += [pairwise.moments_lazy(players, u, levels[u]) for u in units]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
     seeds, quantiles, *rest = _collect(lazy2, runs)
+    mix = rest.pop(0) if mix_lazy is not None else None
     moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
     paired = {}
@@ -128,6 +132,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "balance": bal,
         "pairwise": pairs,
         "stalemates": _with_keys(stall, keys),
+        "decision_mix": _mix_or_empty(mix, keys),
+        "_mix": mix if mix is not None else pl.DataFrame(),
         "_lengths": _with_keys(lengths, keys),
         "_quantiles": quantiles,
         "_cells": cells,
@@ -142,6 +148,10 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
             schema={"group": pl.String, "param": pl.String, "bots": pl.String, "word": pl.String},
         ),
     }
+
+
+def _mix_or_empty(mix: pl.DataFrame | None, keys: pl.DataFrame) -> pl.DataFrame:
+    return _with_keys(decisions.mix_table(mix), keys) if mix is not None else pl.DataFrame()
 
 
 def _with_spread(bal: pl.DataFrame, spreads: pl.DataFrame) -> pl.DataFrame:
@@ -222,6 +232,8 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
             .sort(group)
         )
         plots.components(comp, group, pts, out, images)
+    if t["decision_mix"].height:
+        plots.decision_mix(t["decision_mix"], group, meta["word"], out, images)
     plots.game_length(t["_lengths"], out, images)
     plots.end_reasons(t["end_reasons"], out, images)
     if t["_sweep"] is not None and t["_sweep"].height:
@@ -486,6 +498,17 @@ def _headline(t: dict, word: str) -> list[str]:
     return [f"Headline: {pairwise.needed_text(worst, unit_word)}.", ""]
 
 
+def _rule_hole_lines(t: dict, word: str) -> list[str]:
+    mix = t.get("_mix")
+    if mix is None or not mix.height:
+        return []
+    group = t["_meta"]["group"][0]
+    labels = {(r["run"], r["variant"]): r["label"] for r in t["keys"].iter_rows(named=True)}
+    holes = decisions.rule_holes(mix, group, labels, word if group == "role" else "seat")
+    title = "## Rule holes: what the players never or only sometimes did"
+    return [title, "", *holes, ""] if holes else []
+
+
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
     word = t["_meta"]["word"][0] if "word" in t["_meta"].columns else "role"
@@ -507,6 +530,7 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         "",
         *(_flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."]),
         "",
+        *_rule_hole_lines(t, word),
     ]
     if diff.height:
         sig = diff.filter(pl.col("significant"))
