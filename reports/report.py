@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import decisions, pairwise, plots, stats
+from reports import decisions, levels, pairwise, plots, stats
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -78,12 +78,17 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
     mix_lazy = decisions.decisions_lazy(players, group, pts)
     lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
+    lazy2.append(
+        players.group_by([*KEY, "strategy"]).agg(
+            pl.len().alias("n"), pl.col("win").sum().alias("wins")
+        )
+    )
     if mix_lazy is not None:
         lazy2.append(mix_lazy)
     lazy2 += [pairwise.moments_lazy(players, u, levels[u]) for u in units]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
-    seeds, quantiles, *rest = _collect(lazy2, runs)
+    seeds, quantiles, by_bot, *rest = _collect(lazy2, runs)
     mix = rest.pop(0) if mix_lazy is not None else None
     moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
@@ -134,6 +139,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "stalemates": _with_keys(stall, keys),
         "decision_mix": _mix_or_empty(mix, keys),
         "_mix": mix if mix is not None else pl.DataFrame(),
+        **_level_tables(runs, by_role, by_seat, by_bot, info, role_word(runs)),
         "_lengths": _with_keys(lengths, keys),
         "_quantiles": quantiles,
         "_cells": cells,
@@ -148,6 +154,28 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
             schema={"group": pl.String, "param": pl.String, "bots": pl.String, "word": pl.String},
         ),
     }
+
+
+def _level_tables(runs, by_role, by_seat, by_bot, info, word) -> dict[str, pl.DataFrame]:
+    """Findings across bot levels, and each bot's win share in mixed games (reports/levels.py)."""
+    lv = levels.variant_levels(runs)
+    across = levels.across_levels({"win_by_role": by_role, "win_by_seat": by_seat}, lv, word)
+    mixed = lv.filter(pl.col("level").is_null()).select(KEY)
+    skill = (
+        by_bot.join(mixed, on=KEY, how="inner")
+        .join(info.select(*KEY, "fair"), on=KEY, how="left")
+        .filter(pl.col("fair").is_not_null())
+        .group_by("strategy")
+        .agg(pl.col("n").sum(), pl.col("wins").sum(), pl.col("fair").mean())
+    )
+    if skill.height:
+        lo, hi = wilson(skill["wins"].to_numpy(), skill["n"].to_numpy())
+        skill = skill.with_columns(
+            (pl.col("wins") / pl.col("n")).alias("win_rate"),
+            pl.Series("ci_low", lo),
+            pl.Series("ci_high", hi),
+        ).sort("win_rate", descending=True)
+    return {"across_levels": across, "skill_in_mixed_games": skill}
 
 
 def _mix_or_empty(mix: pl.DataFrame | None, keys: pl.DataFrame) -> pl.DataFrame:
@@ -509,6 +537,19 @@ def _rule_hole_lines(t: dict, word: str) -> list[str]:
     return [title, "", *holes, ""] if holes else []
 
 
+def _skill_lines(t: dict) -> list[str]:
+    skill = t.get("skill_in_mixed_games", pl.DataFrame())
+    if not skill.height:
+        return []
+    lines = ["## Skill expression (games where seats play different bots)", ""]
+    for r in skill.iter_rows(named=True):
+        lines.append(
+            f"- {r['strategy']} wins {r['win_rate']:.1%} [{r['ci_low']:.1%}, {r['ci_high']:.1%}] "
+            f"of its seats against a fair {r['fair']:.0%} ({_count(r['n'])} seats)"
+        )
+    return [*lines, ""]
+
+
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
     word = t["_meta"]["word"][0] if "word" in t["_meta"].columns else "role"
@@ -525,12 +566,15 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
         "counts 1/k to each.",
         "",
+        *levels.headline(t.get("across_levels", pl.DataFrame())),
         *_headline(t, word),
         "## Flags",
         "",
         *(_flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."]),
         "",
         *_rule_hole_lines(t, word),
+        *levels.summary_lines(t.get("across_levels", pl.DataFrame())),
+        *_skill_lines(t),
     ]
     if diff.height:
         sig = diff.filter(pl.col("significant"))

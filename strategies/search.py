@@ -58,9 +58,9 @@ passing the kernels as first-class function arguments makes the caller uncacheab
 globals") and recompiles the callee every process; a closure marked ``cache=True`` misses the
 cache in every new process (its closure cells pickle differently) and grows the cache
 directory. A plain-``njit`` closure inlined into a cached caller has neither problem.
-Caveat (numba, project-wide): a cached function is invalidated only by changes to its own
-source file, so after editing this module delete the stale ``*.nbi``/``*.nbc`` files of the
-games' strategies (CI starts from a clean tree and is not affected).
+numba invalidates a cached function only when its own file changes; menhir keys its whole
+cache folder by a digest of the sources instead (sim/numba_cache.py), so an edit here is always
+compiled into the games' cached dispatch.
 
 Bot parameters: :data:`SEARCH_PARAMS` followed by the game's greedy parameters (the rollout
 policy's weights), so ``search:rollouts=64:horizon=4`` and greedy weights are tuned the same way.

@@ -1,9 +1,10 @@
 """A tiny numpy-only game for the runner's tests: fast to play, nothing to compile.
 
 Each seat rolls ``dice`` six-sided dice from the chance stream; a greedy bot adds its ``edge``;
-the red role scores ``bonus`` extra; ``delay_ms`` slows each game down so a test can kill a run
-mid-way. Roles are dealt at random from the chance stream, drafted in seat order (greedy takes
-red first, random picks from its own stream), or fixed.
+the red role scores ``bonus`` extra; the blue role loses ``blue_penalty`` points unless a greedy
+bot plays it (a role only a weak bot plays badly); ``delay_ms`` slows each game down so a test
+can kill a run mid-way. Roles are dealt at random from the chance stream, drafted in seat order
+(greedy takes red first, random picks from its own stream), or fixed.
 """
 
 import time
@@ -50,6 +51,8 @@ def _play(setup, seeds):
             edge = bot_params[seat, 0] * rngs[1 + seat].random() if codes[seat] == 1 else 0.0
             result.components[g, seat, 0] = rolls[seat].sum() + int(round(edge))
             result.components[g, seat, 1] = int(params["bonus"]) if roles[seat] == 0 else 0
+            if roles[seat] == 2 and codes[seat] != 1:
+                result.components[g, seat, 1] -= params["blue_penalty"]
             result.role[g, seat] = roles[seat]
             result.extras[g, seat, 0] = rolls[seat].max()
         result.rounds[g] = 1
@@ -78,6 +81,9 @@ GAME = GameDecl(
             Param("bonus", "float", 0.0, "extra points of the red role", low=0, high=5),
             Param("style", "str", "plain", "end reason label", choices=("plain", "loaded")),
             Param("delay_ms", "float", 0.0, "sleep per game (kill tests)", low=0, high=1000),
+            Param(
+                "blue_penalty", "int", 0, "points blue loses with a non-greedy bot", low=0, high=9
+            ),
         )
     ),
     bots=(

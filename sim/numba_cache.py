@@ -1,0 +1,66 @@
+"""A numba cache that cannot go stale.
+
+numba's own cache (``cache=True``) is invalidated only when the file of a cached function
+changes; a kernel that inlines a function from another file keeps the old code after that other
+file is edited (a rule fixed in ``rules.py`` but still played by the bot's cached loop). So the
+cache lives in a folder named after a digest of every source file under ``sim/`` and
+``strategies/``: any edit to the compiled code starts a fresh cache, and older folders are
+pruned. Game data is passed to the kernels as arrays at run time, so a data change never needs a
+recompile. ``NUMBA_CACHE_DIR`` set by the user wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+PACKAGES = ("sim", "strategies")
+KEEP = 2  # cache folders kept (the current one and the one before)
+
+
+def source_digest(roots: Iterable[Path]) -> str:
+    """A short digest of every ``.py`` file under ``roots`` (paths and contents)."""
+    h = hashlib.blake2b(digest_size=8)
+    for root in roots:
+        for path in sorted(Path(root).rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "menhir" / "numba"
+
+
+def configure(roots: Iterable[Path] | None = None, root: Path | None = None) -> Path | None:
+    """Point numba's cache at the folder of the current sources; return it (None if user-set)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    here = Path(__file__).resolve().parent.parent
+    roots = list(roots) if roots is not None else [here / p for p in PACKAGES]
+    root = root or cache_root()
+    folder = root / source_digest(roots)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _prune(root, folder)
+    except OSError:
+        return None  # a read-only home: numba falls back to its own locations
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # numba read its config before us
+        from numba.core import config
+
+        config.reload_config()
+    return folder
+
+
+def _prune(root: Path, current: Path) -> None:
+    others = [p for p in root.iterdir() if p.is_dir() and p != current]
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in others[KEEP - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)
+    os.utime(current)

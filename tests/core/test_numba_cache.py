@@ -1,0 +1,76 @@
+"""The numba cache cannot go stale (issue 19): an edit to a file another kernel inlines is used."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from sim import numba_cache
+
+RUN = textwrap.dedent(
+    """
+    import importlib.util, sys
+    from pathlib import Path
+    sys.path.insert(0, {pkg!r})
+    if {managed}:  # the module alone, so that importing sim does not configure it for sim
+        spec = importlib.util.spec_from_file_location("nc", {module!r})
+        nc = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(nc)
+        nc.configure([Path({pkg!r})], Path({root!r}))
+    from user import total
+    print(total())
+    """
+)
+
+
+def _write_kernels(pkg, value):
+    (pkg / "rule.py").write_text(
+        f"from numba import njit\n\n@njit(cache=True)\ndef bonus():\n    return {value}\n"
+    )
+    user = pkg / "user.py"
+    if not user.exists():  # unchanged by the edit, as a bot file is when a rule is fixed
+        user.write_text(
+            "from numba import njit\nfrom rule import bonus\n\n"
+            "@njit(cache=True)\ndef total():\n    return bonus() + 100\n"
+        )
+
+
+def _run(pkg, root, managed: bool) -> str:
+    code = RUN.format(pkg=str(pkg), root=str(root), managed=managed, module=numba_cache.__file__)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_an_edited_rule_is_used_by_the_kernel_that_inlines_it(tmp_path):
+    for managed in (False, True):
+        pkg = tmp_path / f"pkg{managed}"
+        pkg.mkdir()
+        _write_kernels(pkg, 1)
+        assert _run(pkg, tmp_path / "cache", managed) == "101"
+        _write_kernels(pkg, 2)
+        result = _run(pkg, tmp_path / "cache", managed)
+        # numba's own cache serves the stale kernel; the managed one compiles the new rule
+        assert result == ("102" if managed else "101")
+
+
+def test_digest_follows_the_sources_and_old_folders_are_pruned(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("x = 1\n")
+    first = numba_cache.source_digest([pkg])
+    (pkg / "a.py").write_text("x = 2\n")
+    assert numba_cache.source_digest([pkg]) != first
+    root = tmp_path / "cache"
+    for k in range(4):
+        (pkg / "a.py").write_text(f"x = {k + 10}\n")
+        saved = os.environ.pop("NUMBA_CACHE_DIR", None)
+        try:
+            folder = numba_cache.configure([pkg], root)
+        finally:
+            if saved is not None:
+                os.environ["NUMBA_CACHE_DIR"] = saved
+        assert folder is not None and folder.parent == root
+    assert len(list(root.iterdir())) == numba_cache.KEEP
