@@ -357,6 +357,24 @@ def verdict_lines(table: pl.DataFrame) -> list[str]:
     return lines
 
 
+def skill_lines(table: pl.DataFrame) -> list[str]:
+    """Skill expression: how much of the outcome a better policy decides, per adjacent pair.
+
+    If the stronger level wins a share ``s`` of its games against the weaker, where luck alone
+    would give it one half, a better policy decides about ``2 s - 1`` of the outcomes; the rest
+    is luck (and seat). The interval is the share's Holm-adjusted one, mapped the same way.
+    """
+    lines = []
+    for p in ladder_verdict(table)["pairs"]:
+        decided = [max(0.0, 2 * x - 1) for x in (p["share"], p["low"], p["high"])]
+        lines.append(
+            f"skill expression: {p['upper']} vs {p['lower']} wins {p['share']:.1%} "
+            f"[{p['low']:.1%}, {p['high']:.1%}]: the better policy decides about "
+            f"{decided[0]:.0%} [{decided[1]:.0%}, {decided[2]:.0%}] of outcomes, luck the rest"
+        )
+    return lines
+
+
 def format_ladder(table: pl.DataFrame) -> list[str]:
     """The ladder as text: a cross table of win shares with intervals and each level's Elo."""
     levels = table.unique("bot", keep="first", maintain_order=True)["bot"].to_list()

@@ -32,7 +32,7 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
     """
     from experiments.cli import MenhirError
     from sim.core.params import ParamError
-    from strategies.ladder import format_ladder, run_ladder, verdict_lines
+    from strategies.ladder import format_ladder, run_ladder, skill_lines, verdict_lines
 
     if games < 1:
         raise MenhirError(f"--games = {games} is not allowed: an integer >= 1")
@@ -53,4 +53,6 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
     for line in format_ladder(table):
         click.echo(line)
     for line in verdict_lines(table):
+        click.echo(line)
+    for line in skill_lines(table):
         click.echo(line)

@@ -125,6 +125,17 @@ def test_ladder_command_prints_the_table(toy):
     assert "toy_pig 2p ladder: 40 games per pair, seats rotated, seed 3" in result.output
     assert "vs random" in result.output and "vs greedy" in result.output
     assert "levels ordered:" in result.output
+    assert "skill expression: greedy vs random wins" in result.output
+
+
+def test_skill_expression_maps_the_share_to_the_outcomes_a_policy_decides(toy_ladder):
+    from strategies.ladder import ladder_verdict, skill_lines
+
+    lines = skill_lines(toy_ladder)
+    pairs = ladder_verdict(toy_ladder)["pairs"]
+    assert len(lines) == len(pairs)
+    for line, p in zip(lines, pairs, strict=True):
+        assert f"decides about {max(0.0, 2 * p['share'] - 1):.0%}" in line
 
 
 @pytest.mark.parametrize(
