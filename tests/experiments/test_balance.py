@@ -81,13 +81,15 @@ def test_unreachable_target_is_said(tmp_path):
     assert rec["levers"]["bonus"] >= 3
 
 
-def test_same_trials_for_one_and_two_jobs_and_a_resumed_search(tmp_path):
+def test_same_trials_for_one_and_two_jobs_dask_and_a_resumed_search(tmp_path):
     cfg = _config({"bonus": [0.0, 5.0]}, budget_games=30_000, max_trials=5)  # a float lever
     one = experiments.balance(cfg, tmp_path / "one", jobs=1, progress=False)
     two = experiments.balance(cfg, tmp_path / "two", jobs=2, progress=False)
     cols = ["trial", "values", "games", "objective", "objective_low", "objective_high"]
     t1 = pl.read_parquet(one / "trials.parquet").select(cols)
     assert t1.equals(pl.read_parquet(two / "trials.parquet").select(cols))
+    dask = experiments.balance(cfg, tmp_path / "dask", jobs=2, backend="dask", progress=False)
+    assert t1.equals(pl.read_parquet(dask / "trials.parquet").select(cols))
     # a killed search: keep the first two trials, resume, end with the same table
     kill = tmp_path / "kill"
     experiments.balance(cfg, kill, jobs=1, progress=False)
