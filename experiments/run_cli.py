@@ -64,8 +64,11 @@ class RunUsageError(click.ClickException):
 )
 def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress):
     """Run the experiment CONFIG.toml: every variant's games, into a run directory."""
+    import time
+
     from experiments.runner import run_experiment
 
+    start = time.perf_counter()
     try:
         report = run_experiment(
             config,
@@ -87,9 +90,11 @@ def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress):
         )
         raise SystemExit(130) from None
     rate = report.games_played / report.seconds if report.seconds > 0 else 0.0
+    total = time.perf_counter() - start
     click.echo(
         f"{report.path}: complete; {report.games_played} games played in "
-        f"{report.seconds:.1f} s ({rate:.0f} games/s)"
+        f"{report.seconds:.1f} s ({rate:.0f} games/s); {total:.1f} s in all, "
+        "checks and kernel compilation included"
     )
     _more_games_line(report.path)
 

@@ -537,6 +537,7 @@ def run_experiment(
     if resumed and games is None:  # continue with the count the run was started with
         cfg = cfg.with_games(_recorded(out).get("games_per_variant"))
     variants = expand(cfg)
+    announce_compile(cfg.game, progress)
     probe(cfg, variants)
     config_path = None if isinstance(config, dict) else str(config)
     if resumed:
@@ -574,6 +575,20 @@ def _progress_totals(manifest: dict) -> tuple[int, int]:
     total = sum(e["games_planned"] for e in entries)
     done = sum(e["games_planned"] if e["stop_reason"] else e["games_done"] for e in entries)
     return total, done
+
+
+def announce_compile(game: str, progress: bool | None) -> None:
+    """Say so on stderr when the game's kernels are not compiled yet on this machine."""
+    from sim import numba_cache
+
+    if progress is False or numba_cache.is_compiled(game):
+        return
+    print(
+        f"menhir: compiling the {game} kernels (once per machine and code version, "
+        "about a minute)...",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def probe(cfg: ExperimentConfig, variants: list[Variant]) -> None:

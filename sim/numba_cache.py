@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 PACKAGES = ("sim", "strategies")
-KEEP = 2  # cache folders kept (the current one and the one before)
+KEEP = 6  # cache folders kept at most (several checkouts may share one machine)
+MAX_AGE_DAYS = 7  # and none unused for longer
 
 
 def source_digest(roots: Iterable[Path]) -> str:
@@ -58,9 +59,22 @@ def configure(roots: Iterable[Path] | None = None, root: Path | None = None) -> 
     return folder
 
 
+def is_compiled(game: str) -> bool:
+    """Whether the cache holds compiled kernels of ``game`` (numba names folders after them)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not folder or not Path(folder).is_dir():
+        return True  # numba's own locations: nothing to tell
+    return any(p.name.startswith(f"{game}_") for p in Path(folder).iterdir())
+
+
 def _prune(root: Path, current: Path) -> None:
+    """Remove folders of old sources: beyond the KEEP most recently used, or unused for a week."""
+    import time
+
+    os.utime(current)
     others = [p for p in root.iterdir() if p.is_dir() and p != current]
     others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in others[KEEP - 1 :]:
-        shutil.rmtree(old, ignore_errors=True)
-    os.utime(current)
+    week_ago = time.time() - MAX_AGE_DAYS * 86400
+    for rank, old in enumerate(others, start=2):
+        if rank > KEEP or old.stat().st_mtime < week_ago:
+            shutil.rmtree(old, ignore_errors=True)

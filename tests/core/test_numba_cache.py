@@ -64,7 +64,7 @@ def test_digest_follows_the_sources_and_old_folders_are_pruned(tmp_path):
     (pkg / "a.py").write_text("x = 2\n")
     assert numba_cache.source_digest([pkg]) != first
     root = tmp_path / "cache"
-    for k in range(4):
+    for k in range(numba_cache.KEEP + 2):
         (pkg / "a.py").write_text(f"x = {k + 10}\n")
         saved = os.environ.pop("NUMBA_CACHE_DIR", None)
         try:
@@ -74,3 +74,10 @@ def test_digest_follows_the_sources_and_old_folders_are_pruned(tmp_path):
                 os.environ["NUMBA_CACHE_DIR"] = saved
         assert folder is not None and folder.parent == root
     assert len(list(root.iterdir())) == numba_cache.KEEP
+
+
+def test_is_compiled_reads_the_cache_folders(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not numba_cache.is_compiled("celtica")
+    (tmp_path / "celtica_0123abcd").mkdir()
+    assert numba_cache.is_compiled("celtica") and not numba_cache.is_compiled("celtae")
