@@ -91,6 +91,8 @@ def across_levels(t: dict, levels: pl.DataFrame, word: str) -> pl.DataFrame:
             verdict = _verdict(rows)
             if verdict is None:
                 continue
+            top = rows[-2:]  # the last two levels listed: the strongest, listed weakest first
+            top_verdict = _verdict(top)
             sizes = "; ".join(
                 f"{r['level']}: {r['win_rate']:.1%} [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
                 + ("*" if r["p_holm_significant"] else "")
@@ -105,6 +107,8 @@ def across_levels(t: dict, levels: pl.DataFrame, word: str) -> pl.DataFrame:
                     "fair": rows[0]["fair"],
                     "verdict": verdict,
                     "bot_dependent": verdict in (VANISHES, FLIPS),
+                    "strongest_levels": " vs ".join(r["level"] for r in top),
+                    "holds_at_strongest": top_verdict in (ROBUST, SIZE),
                     "by_level": sizes,
                 }
             )
@@ -131,6 +135,14 @@ def summary_lines(table: pl.DataFrame) -> list[str]:
     if dependent.height:
         names = ", ".join(_who(r) for r in dependent.iter_rows(named=True))
         lines.append(f"Depends on the bot: {names}.")
+        top = dependent.filter(pl.col("holds_at_strongest"))
+        if top.height:
+            levels = top["strongest_levels"][0]
+            names = ", ".join(_who(r) for r in top.iter_rows(named=True))
+            lines.append(
+                f"Of these, the same at the two strongest levels ({levels}, the last two listed): "
+                f"{names}."
+            )
     lines.append("")
     for r in table.iter_rows(named=True):
         flag = "BOT-DEPENDENT: " if r["bot_dependent"] else ""
@@ -147,9 +159,11 @@ def headline(table: pl.DataFrame) -> list[str]:
     if not table.height:
         return []
     robust = table.filter(~pl.col("bot_dependent")).height
+    top = table.filter(pl.col("holds_at_strongest")).height
     return [
         f"Across bot levels: {robust} of {table.height} findings hold at every level; "
-        f"{table.height - robust} depend on the bot (section 'Across bot levels').",
+        f"{table.height - robust} depend on the bot; {top} hold between the two strongest levels "
+        f"({table['strongest_levels'][0]}) (section 'Across bot levels').",
         "",
     ]
 
