@@ -14,7 +14,8 @@ def balance_cmd(config, out, jobs, backend, scheduler, resume):
     """Search the config's [balance.levers] for values that meet its fairness target.
 
     Writes recommendation.json, the trials table, the confirmation run on fresh seeds and a
-    report (report/balance.md, report/balance.html) into --out (default runs/<name>).
+    report (report/balance.md, report/balance.html) into --out (default: runs/ and the
+    config's name).
     """
     from experiments.balance_search import balance
     from experiments.cli import MenhirError

@@ -11,7 +11,9 @@ A balance config is an ordinary experiment config plus a ``[balance]`` table::
     "roles.strongest.carrying" = [[0, 14, 24, 37, 53], [0, 10, 20, 30, 45]]
 
 How it searches. optuna's TPE sampler proposes lever values through its ask-and-tell interface
-(seeded: the same config gives the same trials). The values the data file prints are the first
+(seeded: the same config gives the same trials); a setting it proposes again is not replayed
+(the trial records its earlier result with no games), and the search ends once every setting
+of integer and choice levers has been tried. The values the data file prints are the first
 trial, so "before" is measured on the same footing. Each trial plays every variant of the config
 (its player counts and other sweeps) on the experiment's seed and game indices 0, 1, 2, ...:
 common random numbers, so candidates are compared on the same deals. A trial is raced: it
@@ -356,13 +358,21 @@ def search(bc: BalanceConfig, out: Path, executor, progress=None) -> pl.DataFram
         study.tell(trial, row["objective"])
     spent = sum(r["games_total"] for r in rows)
     evaluator = Evaluator(bc, executor, chunk=max(100, bc.min_games // 4))
-    while len(rows) < bc.max_trials and spent < bc.budget_games:
+    seen = {r["values"]: r for r in rows if r.get("repeat_of") is None}
+    size = space_size(bc)
+    while len(rows) < bc.max_trials and spent < bc.budget_games and len(seen) < size:
         if rows and _settled(bc, rows):
             break
         trial = study.ask(dists)
         values = {lv.name: lv.value(trial.params[lv.name]) for lv in bc.levers}
-        row, games = _evaluate(bc, evaluator, values, bc.budget_games - spent)
+        key = json.dumps(values)
+        if key in seen:  # the sampler came back to a tried value: its result, no new games
+            row, games = dict(seen[key]) | {"repeat_of": seen[key]["trial"], "games_total": 0}, 0
+        else:
+            row, games = _evaluate(bc, evaluator, values, bc.budget_games - spent)
+            row["repeat_of"] = None
         row |= {"trial": len(rows), "suggested": json.dumps(trial.params, sort_keys=True)}
+        seen.setdefault(key, row)
         spent += games
         row["games_spent"] = spent
         study.tell(trial, row["objective"])
@@ -371,6 +381,19 @@ def search(bc: BalanceConfig, out: Path, executor, progress=None) -> pl.DataFram
         if progress is not None:
             progress(len(rows), spent, min(r["objective"] for r in rows))
     return _frame(rows)
+
+
+def space_size(bc: BalanceConfig) -> float:
+    """How many distinct lever settings exist (infinite with a float lever)."""
+    size = 1.0
+    for lever in bc.levers:
+        if lever.choices:
+            size *= len(lever.choices)
+        elif lever.integer:
+            size *= int(lever.high) - int(lever.low) + 1
+        else:
+            return math.inf
+    return size
 
 
 def _settled(bc: BalanceConfig, rows: list[dict]) -> bool:
@@ -440,7 +463,7 @@ def _read_trials(out: Path) -> pl.DataFrame | None:
 
 def recommend(bc: BalanceConfig, trials: pl.DataFrame) -> dict:
     """The trial to confirm: meets the tolerance with the fewest and smallest changes, else best."""
-    rows = [r for r in trials.iter_rows(named=True) if r["feasible"]]
+    rows = [r for r in trials.iter_rows(named=True) if r["feasible"] and r.get("repeat_of") is None]
     if not rows:
         raise UserError(f"{bc.source}: no lever values the search tried were allowed by the game")
 

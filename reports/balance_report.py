@@ -74,16 +74,23 @@ def _lines(bc, trials: pl.DataFrame, rec: dict) -> list[str]:
     return lines
 
 
+def _fresh(trials: pl.DataFrame) -> pl.DataFrame:
+    """Trials that played games (not a setting the sampler proposed again)."""
+    if "repeat_of" in trials.columns:
+        trials = trials.filter(pl.col("repeat_of").is_null())
+    return trials.filter(pl.col("feasible"))
+
+
 def _search_path(trials: pl.DataFrame, tolerance: float, path: Path) -> None:
-    t = trials.filter(pl.col("feasible")).sort("trial")
+    t = _fresh(trials).sort("trial")
     fig, ax = plt.subplots(figsize=(7, 3.6))
     x = t["games_spent"].to_list()
     ax.errorbar(
         x,
         t["objective"].to_list(),
         yerr=[
-            (t["objective"] - t["objective_low"]).to_list(),
-            (t["objective_high"] - t["objective"]).to_list(),
+            (t["objective"] - t["objective_low"]).clip(lower_bound=0).to_list(),
+            (t["objective_high"] - t["objective"]).clip(lower_bound=0).to_list(),
         ],
         fmt="o",
         ms=4,
@@ -103,7 +110,7 @@ def _search_path(trials: pl.DataFrame, tolerance: float, path: Path) -> None:
 
 
 def _lever_effects(bc, trials: pl.DataFrame, path: Path) -> None:
-    t = trials.filter(pl.col("feasible") & (pl.col("rates") != "{}"))
+    t = _fresh(trials).filter(pl.col("rates") != "{}")
     rows = []
     for r in t.iter_rows(named=True):
         values = json.loads(r["values"])
@@ -127,17 +134,22 @@ def _lever_effects(bc, trials: pl.DataFrame, path: Path) -> None:
     plt.close(fig)
 
 
+def _bars(rate: float, low: float, high: float) -> list[list[float]]:
+    """Error-bar lengths, never negative (a bound at 0 or 1 can sit a rounding error past)."""
+    return [[max(0.0, rate - low)], [max(0.0, high - rate)]]
+
+
 def _before_after(trials: pl.DataFrame, rec: dict, path: Path) -> None:
     before = {_group(k): v for k, v in _before(trials).items()}
     whos = list(rec["win_rates"])
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(whos)))
     for i, who in enumerate(whos):
         a = rec["win_rates"][who]
-        ax.errorbar(a["rate"], i + 0.15, xerr=[[a["rate"] - a["low"]], [a["high"] - a["rate"]]],
+        ax.errorbar(a["rate"], i + 0.15, xerr=_bars(a["rate"], a["low"], a["high"]),
                     fmt="o", color="C1", label="after" if i == 0 else None)  # fmt: skip
         if who in before:
             r, lo, hi = before[who]
-            ax.errorbar(r, i - 0.15, xerr=[[r - lo], [hi - r]], fmt="o", color="C0",
+            ax.errorbar(r, i - 0.15, xerr=_bars(r, lo, hi), fmt="o", color="C0",
                         label="before" if i == 0 else None)  # fmt: skip
         fair = rec["fair"][who]
         ax.plot([fair - rec["tolerance"], fair + rec["tolerance"]], [i, i], color="grey", lw=6,

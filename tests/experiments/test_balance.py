@@ -151,3 +151,13 @@ def test_cli_prints_the_verdict_and_refuses_an_existing_out(solved, tmp_path):
     result = CliRunner().invoke(cli, ["balance", str(config), "--out", str(solved)])
     assert result.exit_code == 2 and "exists" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_finite_space_ends_when_every_setting_was_tried(tmp_path):
+    cfg = _config({"bonus": [3, 5]}, tolerance=0.001, max_trials=30, budget_games=200_000)
+    out = experiments.balance(cfg, tmp_path / "small", jobs=1, progress=False)
+    trials = pl.read_parquet(out / "trials.parquet")
+    fresh = trials.filter(pl.col("repeat_of").is_null())
+    assert sorted(json.loads(v)["bonus"] for v in fresh["values"]) == [3, 4, 5]
+    assert trials.height < 30  # stopped once the three settings were known
+    assert trials.filter(pl.col("repeat_of").is_not_null())["games_total"].sum() == 0
