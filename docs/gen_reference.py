@@ -187,6 +187,62 @@ def config_keys_page() -> str:
     return "\n".join(out)
 
 
+DEMO_GAMES = 2000  # per variant: about 3 s of play; `make demo` plays 20,000
+DEMO_PLOTS = (
+    ("win_by_role.png", "Win rate of each role, per variant, with 95% Wilson intervals; the "
+     "dashed line is the fair share 1/players."),
+    ("win_by_role_sweep.png", "Each role's win rate against the swept parameter "
+     "(`romans_in_play`)."),
+    ("variant_differences.png", "Forest plot: each variant minus the baseline (the first "
+     "variant), per role and for seat 0, paired on common random numbers."),
+    ("game_length.png", "Game length (rounds) per variant."),
+    ("end_reasons.png", "How games end, per variant."),
+)
+
+
+def demo_report_page() -> str:
+    """Run a small demo (the shipped demo config, fewer games), report it, embed the result."""
+    import tempfile
+    import tomllib
+
+    import experiments
+    from reports import make_report
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "experiments/configs/demo.toml").read_text())
+    config["games"] = DEMO_GAMES
+    with tempfile.TemporaryDirectory() as tmp:
+        run = experiments.run(config, Path(tmp) / "demo", jobs=1, progress=False)
+        report = make_report([run], Path(tmp) / "report")
+        summary = (report / "summary.md").read_text(encoding="utf-8")
+        for name, _ in DEMO_PLOTS:
+            with mkdocs_gen_files.open(f"demo/{name}", "wb") as fh:
+                fh.write((report / name).read_bytes())
+    summary = summary.replace("\n# ", "\n### ").replace("\n## ", "\n### ")
+    summary = summary.removeprefix("# ").split("\n", 1)[-1] if summary.startswith("# ") else summary
+    out = [
+        "# The demo report",
+        "",
+        f"Generated when the manual is built: the shipped `experiments/configs/demo.toml` played "
+        f"with {DEMO_GAMES:,} games per variant instead of 20,000 (so the intervals are about "
+        f"{(20000 / DEMO_GAMES) ** 0.5:.1f} times wider than `make demo`'s), then "
+        "`menhir report`. What you see is what the tool writes today; how to read it is on "
+        "[Getting started](getting-started.md#reading-the-report).",
+        "",
+        "## summary.md",
+        "",
+        summary,
+        "",
+        "## The plots",
+        "",
+    ]
+    for name, caption in DEMO_PLOTS:
+        out += [f"![{name}](demo/{name})", "", f"*{name}*: {caption}", ""]
+    return "\n".join(out)
+
+
+with mkdocs_gen_files.open("demo-report.md", "w") as fh:
+    fh.write(demo_report_page())
 for game_id in GAME_MODULES:
     with mkdocs_gen_files.open(f"reference/games/{game_id}.md", "w") as fh:
         fh.write(game_page(game_id))
