@@ -189,12 +189,20 @@ def config_keys_page() -> str:
 
 DEMO_GAMES = 2000  # per variant: about 3 s of play; `make demo` plays 20,000
 DEMO_PLOTS = (
-    ("win_by_role.png", "Win rate of each role, per variant, with 95% Wilson intervals; the "
-     "dashed line is the fair share 1/players."),
-    ("win_by_role_sweep.png", "Each role's win rate against the swept parameter "
-     "(`romans_in_play`)."),
-    ("variant_differences.png", "Forest plot: each variant minus the baseline (the first "
-     "variant), per role and for seat 0, paired on common random numbers."),
+    (
+        "win_by_role.png",
+        "Win rate of each role, per variant, with 95% Wilson intervals; the "
+        "dashed line is the fair share 1/players.",
+    ),
+    (
+        "win_by_role_sweep.png",
+        "Each role's win rate against the swept parameter (`romans_in_play`).",
+    ),
+    (
+        "variant_differences.png",
+        "Forest plot: each variant minus the baseline (the first "
+        "variant), per role and for seat 0, paired on common random numbers.",
+    ),
     ("game_length.png", "Game length (rounds) per variant."),
     ("end_reasons.png", "How games end, per variant."),
 )
