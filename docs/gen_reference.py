@@ -134,7 +134,8 @@ def columns_page() -> str:
     for game_id in GAME_MODULES:
         g = get_game(game_id)
         setup = make_setup(game_id, g.max_players)
-        blank = ChunkResult.empty(1, g.max_players, len(g.score_components), len(g.player_extras))
+        sizes = (len(g.score_components), len(g.player_extras), len(g.decision_kinds))
+        blank = ChunkResult.empty(1, g.max_players, *sizes)
         games, players = to_frames(setup, np.zeros(1, np.int64), np.zeros(1, np.uint64), blank)
         out += [f"## `{game_id}`", ""]
         for name, frame in (("games", games), ("players", players)):
