@@ -307,6 +307,27 @@ def test_examples_cover_every_command():
     assert set(cli.commands) <= shown, f"never shown: {sorted(set(cli.commands) - shown)}"
 
 
+def _game_ids() -> list[str]:
+    from sim.core.registry import GAME_MODULES
+
+    return list(GAME_MODULES)
+
+
+@pytest.mark.parametrize("game_id", _game_ids())
+def test_game_page_names_every_ruling_switch_and_provisional_parameter(game_id):
+    """Every registered game has its page, and the page cannot silently miss a reading: every
+    parameter that selects a reading (choices, true/false) and every provisional parameter is
+    named on it."""
+    from sim.core.registry import get_game
+
+    page = DOCS / "games" / f"{game_id}.md"
+    assert page.is_file(), f"{game_id} has no manual page: write docs/games/{game_id}.md"
+    text = page.read_text(encoding="utf-8")
+    for p in get_game(game_id).params:
+        if p.choices or p.kind == "bool" or p.provisional:
+            assert f"`{p.name}" in text, f"docs/games/{game_id}.md does not name `{p.name}`"
+
+
 def test_readme_links_stay_inside_the_project():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r"`((?:\.\./|/)[^`\s]+)`", text)
