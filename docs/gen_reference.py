@@ -204,6 +204,11 @@ DEMO_PLOTS = (
         "Forest plot: each variant minus the baseline (the first "
         "variant), per role and for seat 0, paired on common random numbers.",
     ),
+    (
+        "pairwise_heatmap.png",
+        "Which roles can be told apart: each pair's win-rate difference, "
+        "strongest role first; * marks pairs told apart (Holm-adjusted).",
+    ),
     ("game_length.png", "Game length (rounds) per variant."),
     ("end_reasons.png", "How games end, per variant."),
 )
