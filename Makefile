@@ -7,7 +7,7 @@ JOBS    ?= 2
 SOAK_GAMES ?= 1000000
 MENHIR  ?= $(BIN)/menhir
 
-.PHONY: demo test bench lint format golden soak clean
+.PHONY: demo test docs bench lint format golden soak clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --site-dir site
+	@echo "manual: site/index.html"
 
 bench: $(STAMP)
 	$(BIN)/menhir bench --out benchmarks/results.txt
@@ -55,4 +59,4 @@ soak: $(STAMP)
 	exit $$status
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs site .pytest_cache
