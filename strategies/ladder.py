@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.batch import play_batch
-from sim.core.params import ParamError
+from sim.core.params import ParamError, check_seed
 from sim.core.registry import BotSpec, SetupError, get_game, make_setup
 
 Z95 = 1.959963984540054
@@ -118,6 +118,7 @@ def run_ladder(
         raise SetupError(f"ladder: {game} needs at least 2 players to compare bots")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ParamError(f"ladder: games = {games!r} is not allowed: an integer >= 1")
+    check_seed(seed, "ladder: seed")
     levels = _parse_levels(game, players, bots)
     arrs = arrangements(players)
     per_arrangement = -(-games // len(arrs))

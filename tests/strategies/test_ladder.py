@@ -127,8 +127,8 @@ def test_ladder_command_prints_the_table(toy):
     "args, fragment",
     [
         (["nope"], "unknown game 'nope'"),
-        (["toy_pig", "--games", "0"], "--games = 0 is not allowed"),
-        (["toy_pig", "--jobs", "0"], "--jobs = 0 is not allowed"),
+        (["toy_pig", "--games", "0"], "--games: '0' is not allowed: an integer >= 1"),
+        (["toy_pig", "--jobs", "0"], "--jobs: '0' is not allowed: an integer >= 1"),
         (["toy_pig", "--bots", "random,search:rollouts=0"], "'rollouts' = 0 is not allowed"),
         (["toy_pig", "-p", "1"], "players = 1 is not allowed"),
     ],
