@@ -65,6 +65,9 @@ class Interrupted(MenhirError):
 
     exit_code = 130
 
+    def show(self, file=None):
+        click.echo(f"menhir: {self.format_message()}", err=True)
+
 
 @click.group(cls=MenhirGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="menhir")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -88,7 +89,10 @@ def _parse_levels(game: str, players: int, bots: Sequence[str] | None) -> list[s
     return canonical
 
 
-def _play_task(game, players, bots, first, count, seed):
+def _play_task(game, players, bots, first, count, seed, parent=None):
+    from experiments.backends import guard_worker
+
+    guard_worker(parent)  # a pool worker ignores Ctrl-C (the parent answers it) and dies with it
     setup = make_setup(game, players, {}, list(bots))
     _, table = play_batch(setup, range(first, first + count), root_seed=seed)
     return table.select("seat", "win")
@@ -183,7 +187,7 @@ def _run_tasks(task_args, jobs: int, progress: bool) -> list[pl.DataFrame]:
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_play_task)(*args) for args in task_args
+            delayed(_play_task)(*args, os.getpid()) for args in task_args
         )
         out = []
         for args, table in zip(task_args, results, strict=True):
