@@ -231,9 +231,10 @@ def _wait_for_workers(proc, out, count=2):
     return _workers(proc.pid)
 
 
-def test_sigkill_of_the_runner_ends_its_workers(tmp_path):
+@pytest.mark.parametrize("backend", ["local", "dask"])
+def test_sigkill_of_the_runner_ends_its_workers(backend, tmp_path):
     config, out = _busy_run(tmp_path)
-    proc = _cli_run(config, out, "--jobs", "2", stderr=subprocess.DEVNULL)
+    proc = _cli_run(config, out, "--jobs", "2", "--backend", backend, stderr=subprocess.DEVNULL)
     try:
         workers = _wait_for_workers(proc, out)
         os.kill(proc.pid, signal.SIGKILL)  # the runner alone, as the OOM killer would
