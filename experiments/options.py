@@ -73,6 +73,6 @@ def usage_line(exc: click.UsageError) -> str:
     bad = isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter)
     if bad and exc.param is not None:
         return f"{option_name(exc.param)}: {exc.message}"
-    text = " ".join(exc.format_message().split())
+    text = " ".join(exc.format_message().split()).rstrip(".")
     command = exc.ctx.command_path if exc.ctx is not None else "menhir"
     return f"{text} (see '{command} --help')"

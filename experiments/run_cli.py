@@ -111,8 +111,13 @@ def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress, max_
             )
         raise SystemExit(143 if how == "terminated" else 130) from None
     rate = report.games_played / report.seconds if report.seconds > 0 else 0.0
+    grown = (
+        f"grown from {report.grown[0]} to {report.grown[1]} games per variant; "
+        if report.grown
+        else ""
+    )
     click.echo(
-        f"{report.path}: complete; {report.games_played} games played in "
+        f"{report.path}: complete; {grown}{report.games_played} games played in "
         f"{report.seconds:.1f} s ({rate:.0f} games/s)"
     )
 

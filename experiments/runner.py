@@ -295,6 +295,7 @@ class RunReport:
     seconds: float = 0.0
     worker_peak_rss_mib: dict[int, float] = field(default_factory=dict)
     variants: list[dict] = field(default_factory=list)
+    grown: tuple[int, int] | None = None  # (from, to) games per variant, when this run grew
 
 
 class Runner:
@@ -639,10 +640,11 @@ def _run(cfg, variants, out, config, jobs, backend, scheduler, resume, progress)
             work_left = True
         # the backend first: a scheduler that cannot be reached leaves nothing behind
         with make_backend(backend, jobs, scheduler) if work_left else nullcontext() as executor:
-            if resume:
-                if grow:
-                    store.grow(cfg.games, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
-            else:
+            grown = None
+            if resume and grow:
+                grown = (store.manifest["games_per_variant"], cfg.games)
+                store.grow(cfg.games, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+            if not resume:
                 chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
                 store = RunStore.create(out, new_manifest(cfg, variants, chunk, config_path))
             store.manifest["sessions"].append(_session(backend, jobs, scheduler, resume))
@@ -657,6 +659,7 @@ def _run(cfg, variants, out, config, jobs, backend, scheduler, resume, progress)
             try:
                 runner.restore()
                 report = runner.execute(executor) if work_left else runner.report
+                report.grown = grown
                 store.finish()
             finally:
                 bar.close()

@@ -377,7 +377,7 @@ CASES = [
     (
         "unknown option",
         [*RUN, "--gmaes", "3"],
-        "No such option '--gmaes'. Did you mean '--games'?",
+        "No such option '--gmaes'. Did you mean '--games'? (see '",
         None,
     ),
     ("missing config", ["run"], "Missing argument 'CONFIG'", None),

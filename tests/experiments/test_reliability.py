@@ -53,6 +53,18 @@ def test_growing_300_to_600_gives_the_rows_of_a_fresh_600_run(jobs, tmp_path):
     assert_same_tables(fresh, run)
 
 
+def test_growing_through_the_command_line_says_so(tmp_path):
+    config = _config(tmp_path, games=100)
+    out = tmp_path / "run"
+    assert CliRunner().invoke(cli, ["run", str(config), "--out", str(out)]).exit_code == 0
+    args = ["run", str(config), "--out", str(out), "--resume", "--games", "150", "--no-progress"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert f"{out}: complete; grown from 100 to 150 games per variant; 200 games played" in (
+        result.output
+    )
+
+
 def test_growing_an_interrupted_run_plays_the_missing_and_the_new_games(tmp_path):
     config = _config(tmp_path)
     fresh = experiments.run(config, tmp_path / "fresh", games=500, jobs=1, progress=False)
