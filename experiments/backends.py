@@ -3,17 +3,66 @@
 Each backend offers ``submit(fn, *args) -> future``, ``wait_any(futures) -> finished futures``,
 ``result(future)`` and ``capacity`` (chunks kept in flight). Results never depend on the backend:
 a chunk's rows depend on its game indices only.
+
+Local workers end with the run (issue 19, defect 6): they are started with SIGINT blocked (a
+Ctrl-C in the terminal reaches the whole process group; the runner alone answers it), the pool
+is killed when the run ends by an exception or a signal, and a worker asks the kernel to kill
+it when its parent dies (``guard_worker``), which covers ``kill -9`` of the runner.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import signal
+import sys
+import threading
 from contextlib import contextmanager
 
 from experiments.config import UserError
 
 CONNECT_TIMEOUT = "20s"  # to reach a Dask scheduler
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+_guarded = False
+
+
+def guard_worker(parent: int | None) -> None:
+    """In a local worker (a child of the runner ``parent``): die with the parent, ignore SIGINT.
+
+    Runs at the start of every chunk, acts once per process. A remote Dask worker (another
+    parent) and the runner itself (the inline backend) are left alone.
+    """
+    global _guarded
+    if _guarded or parent is None or os.getpid() == parent:
+        return
+    _guarded = True
+    if os.getppid() != parent:
+        if os.getppid() == 1:  # the runner already died: nobody will read this chunk
+            os._exit(1)
+        return
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # died between the check and the prctl
+            os._exit(1)
+
+
+@contextmanager
+def sigint_blocked():
+    """Processes and threads started inside inherit a blocked SIGINT (restored here after)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class InlineBackend:
@@ -51,7 +100,8 @@ class LokyBackend:
         self.capacity = 2 * jobs
 
     def submit(self, fn, *args):
-        return self.executor.submit(fn, *args)
+        with sigint_blocked():  # loky starts workers (and its manager thread) on submit
+            return self.executor.submit(fn, *args)
 
     def wait_any(self, futures):
         done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
@@ -59,6 +109,10 @@ class LokyBackend:
 
     def result(self, future):
         return future.result()
+
+    def kill(self):
+        """Stop every worker now (the run ended by an exception or a signal)."""
+        self.executor.shutdown(wait=False, kill_workers=True)
 
 
 class DaskBackend:
@@ -69,13 +123,14 @@ class DaskBackend:
 
         self.cluster = None
         if scheduler is None:
-            self.cluster = LocalCluster(
-                n_workers=jobs,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
+            with sigint_blocked():
+                self.cluster = LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                )
             scheduler = self.cluster.scheduler_address
         try:
             self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
@@ -128,4 +183,9 @@ def make_backend(name: str, jobs: int | None, scheduler: str | None):
     elif jobs == 1:
         yield InlineBackend()
     else:
-        yield LokyBackend(jobs)
+        backend = LokyBackend(jobs)
+        try:
+            yield backend
+        except BaseException:
+            backend.kill()
+            raise

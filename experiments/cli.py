@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from experiments.options import POSITIVE, SEED, usage_line
 from sim.core.params import ParamError, parse_assignments
 from sim.core.registry import (
     GAME_MODULES,
@@ -43,7 +44,38 @@ def fail_on_user_error(func):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class MenhirGroup(click.Group):
+    """The ``menhir`` group: click's usage errors and Ctrl-C become one line (issue 19, 9, 13)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise MenhirError(usage_line(exc)) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise MenhirError(usage_line(exc)) from None
+        except (KeyboardInterrupt, click.Abort):
+            raise Interrupted("interrupted; nothing was written") from None
+
+
+class Interrupted(MenhirError):
+    """Ctrl-C: one line, exit code 130 (128 + SIGINT)."""
+
+    exit_code = 130
+
+    def show(self, file=None):
+        click.echo(f"menhir: {self.format_message()}", err=True)
+
+
+@click.group(cls=MenhirGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="menhir")
 def cli():
     """menhir: Monte Carlo balance analysis for tabletop games."""
@@ -97,8 +129,10 @@ def games_cmd(game, list_data, print_file):
 
 @cli.command("play")
 @click.argument("game")
-@click.option("--players", "-p", type=int, default=None, help="Player count (default: minimum).")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game seed.")
+@click.option(
+    "--players", "-p", type=POSITIVE, default=None, help="Player count (default: minimum)."
+)
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Game seed.")
 @click.option("--bots", "-b", default=None, help="Bot per seat, comma-separated (or one for all).")
 @click.option("--roles", default="random", show_default=True, help="random | draft | a,b,c.")
 @click.option(
@@ -139,7 +173,9 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
 
 @cli.command("bench")
 @click.option("--game", "games", multiple=True, help="Game id (default: every game).")
-@click.option("--jobs", type=int, default=None, help="Jobs for the parallel line (default: cores).")
+@click.option(
+    "--jobs", type=POSITIVE, default=None, help="Jobs for the parallel line (default: cores)."
+)
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per measurement.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write here.")
 @fail_on_user_error

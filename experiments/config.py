@@ -6,10 +6,10 @@ allowed``, raised before any game is played or any directory is created.
 
 Schema (a list where a scalar is expected is a sweep axis)::
 
-    name = "trader-romans"     # [A-Za-z0-9_.-]+; default: the file name without .toml
+    name = "trader-romans"     # letters, digits, _ . - not starting with '.'; default: file name
     game = "celtic_trader"     # required
     games = 20000              # per variant (the cap when target_ci is set); default 10000
-    seed = 7                   # 0 <= seed < 2**64; default 0
+    seed = 7                   # 0 <= seed < 2**63; default 0
     players = 4                # or [3, 4, 5]; default: the game's minimum
     bots = "greedy"            # one bot for every seat, or "greedy,random,..." one per seat;
                                # a list of such strings sweeps bots
@@ -39,11 +39,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sim.core.params import ParamError
+from sim.core.params import MAX_SEED, ParamError
 from sim.core.registry import GAME_MODULES, SetupError, get_game
 
 DEFAULT_GAMES = 10_000
 MAX_GAMES = 1_000_000_000
+# Variants a sweep may make unless --max-variants allows more: the count is checked before any
+# variant is built (a 10**6 grid used to allocate gigabytes before its first game).
+MAX_VARIANTS = 10_000
 MODES = ("grid", "zip")
 TOP_KEYS = (
     "name",
@@ -64,7 +67,9 @@ TOP_KEYS = (
 )
 DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)
-_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+# A run name becomes a folder name (runs/<name>): no separator, not '.' or '..', not hidden.
+_NAME_RE = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+NAME_ALLOWED = "letters, digits, '_', '.', '-', not starting with '.'"
 
 
 class UserError(ValueError):
@@ -133,11 +138,15 @@ def read_toml(path: str | Path) -> dict:
     """Parse a config file; a missing or malformed file is a one-line ConfigError."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        # utf-8-sig: a byte-order mark (some Windows editors write one) is not part of the TOML
+        text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except IsADirectoryError:
         raise ConfigError(f"{path}: is a directory, expected a .toml config file") from None
+    except OSError as exc:  # a path through a file, a symlink loop, no permission
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"{path}: cannot read the config file ({reason})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text, expected a .toml config file") from None
     try:
@@ -147,7 +156,10 @@ def read_toml(path: str | Path) -> dict:
 
 
 def load_config(
-    config: str | Path | Mapping, games: int | None = None, data_dir: Path | None = None
+    config: str | Path | Mapping,
+    games: int | None = None,
+    data_dir: Path | None = None,
+    max_variants: int = MAX_VARIANTS,
 ) -> ExperimentConfig:
     """Read (if a path) and validate a config completely; ``games`` overrides its count.
 
@@ -162,7 +174,7 @@ def load_config(
     cfg = cfg.with_games(games)
     from experiments.sweep import expand  # validates every variant's setup
 
-    expand(cfg)
+    expand(cfg, max_variants)
     return cfg
 
 
@@ -177,9 +189,14 @@ def parse_config(
     decl = get_game(game)
     name = raw.get("name", default_name or game)
     if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise fail(source, "name", "a non-empty string of letters, digits, '_', '.', '-'")
+        if "name" not in raw:  # the default comes from the file name: say so, not "key 'name'"
+            raise ConfigError(
+                f"{source}: the file name gives the run name {name!r}, which is not a safe "
+                f'folder name ({NAME_ALLOWED}); rename the file or set name = "..."'
+            )
+        raise fail(source, "name", f"{name!r} is not allowed: a folder name of {NAME_ALLOWED}")
     games = _check_int(source, "games", raw.get("games", DEFAULT_GAMES), 1, MAX_GAMES)
-    seed = _check_int(source, "seed", raw.get("seed", 0), 0, 2**64 - 1)
+    seed = _check_int(source, "seed", raw.get("seed", 0), 0, MAX_SEED)
     paired = raw.get("paired", True)
     if not isinstance(paired, bool):
         raise fail(source, "paired", "true or false")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
+import signal
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from experiments.config import UserError
+from experiments.config import MAX_VARIANTS, UserError
+from experiments.options import POSITIVE, Folder
 from sim.core.params import ParamError
 
 
@@ -24,21 +28,21 @@ class RunUsageError(click.ClickException):
 @click.option(
     "--out",
     "-o",
-    type=click.Path(file_okay=False),
+    type=Folder(),
     default=None,
     help="Run directory (default: runs/<name>).",
 )
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     default=None,
     help="Worker processes (default: every core).",
 )
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     default=None,
     help="Games per variant (overrides the config's `games`).",
 )
@@ -55,44 +59,70 @@ class RunUsageError(click.ClickException):
     metavar="ADDRESS",
     help="Dask scheduler address (tcp://host:8786); without it, a local cluster.",
 )
-@click.option("--resume", is_flag=True, help="Complete a killed or interrupted run in --out.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Complete a killed or interrupted run in --out (with a larger --games: grow it).",
+)
+@click.option(
+    "--max-variants",
+    type=POSITIVE,
+    default=MAX_VARIANTS,
+    show_default=True,
+    help="Refuse a sweep of more variants than this.",
+)
 @click.option(
     "--progress/--no-progress",
     default=True,
     show_default=True,
     help="A bar on a terminal, one line per variant otherwise.",
 )
-def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress):
+def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress, max_variants):
     """Run the experiment CONFIG.toml: every variant's games, into a run directory."""
     import time
 
-    from experiments.runner import run_experiment
+    from experiments.runner import RunInterrupted, Terminated, run_experiment
 
     start = time.perf_counter()
     try:
-        report = run_experiment(
-            config,
-            out,
-            jobs=jobs,
-            games=games,
-            backend=backend,
-            scheduler=scheduler,
-            resume=resume,
-            progress=None if progress else False,
-        )
+        with _sigterm_raises(Terminated):
+            report = run_experiment(
+                config,
+                out,
+                jobs=jobs,
+                games=games,
+                backend=backend,
+                scheduler=scheduler,
+                resume=resume,
+                progress=None if progress else False,
+                max_variants=max_variants,
+            )
     except (UserError, ParamError) as exc:
         raise RunUsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        click.echo(
-            "menhir: interrupted; the chunks already written are kept: complete the run with "
-            "the same command and --resume",
-            err=True,
-        )
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as exc:
+        info = exc if isinstance(exc, RunInterrupted) else RunInterrupted("interrupted", None)
+        how = "terminated" if isinstance(exc, Terminated) else info.how
+        if info.path is None:
+            click.echo(f"menhir: {how} before the run started; nothing was written", err=True)
+        else:
+            again = ["menhir", "run", config, "--out", str(info.path), "--resume"]
+            if games is not None:
+                again += ["--games", str(games)]
+            click.echo(
+                f"menhir: {how}; {info.done} of {info.total} games are kept in {info.path}; "
+                f"complete the run with: {shlex.join(again)}",
+                err=True,
+            )
+        raise SystemExit(143 if how == "terminated" else 130) from None
     rate = report.games_played / report.seconds if report.seconds > 0 else 0.0
     total = time.perf_counter() - start
+    grown = (
+        f"grown from {report.grown[0]} to {report.grown[1]} games per variant; "
+        if report.grown
+        else ""
+    )
     click.echo(
-        f"{report.path}: complete; {report.games_played} games played in "
+        f"{report.path}: complete; {grown}{report.games_played} games played in "
         f"{report.seconds:.1f} s ({rate:.0f} games/s); {total:.1f} s in all, "
         "checks and kernel compilation included"
     )
@@ -113,3 +143,23 @@ def _more_games_line(run_dir) -> None:
         return
     if line:
         click.echo(f"more games: {line} (menhir report for every pair)")
+
+
+@contextmanager
+def _sigterm_raises(exc_type):
+    """While inside: SIGTERM raises ``exc_type`` so the run unwinds (workers stopped, lock
+    released, one line printed) as it does on Ctrl-C."""
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one unwinding, not two
+        raise exc_type()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (e.g. a test runner's thread): leave it
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from experiments.backends import make_backend
-from experiments.config import ExperimentConfig, UserError, load_config, read_toml
+from experiments.backends import guard_worker, make_backend
+from experiments.config import MAX_VARIANTS, ExperimentConfig, UserError, load_config, read_toml
 from experiments.progress import Clock, Progress
-from experiments.store import RunStore
+from experiments.store import RunStore, read_manifest
 from experiments.sweep import Variant, expand, setup_description
 from sim.core.registry import GAME_MODULES, Setup, get_game
 
@@ -81,10 +81,15 @@ def play_chunk(
     n: int,
     root_seed: int,
     variant_key: int,
+    parent: int | None = None,
 ) -> ChunkOutput:
-    """Play games ``first .. first + n - 1`` of one variant (runs in a worker process)."""
+    """Play games ``first .. first + n - 1`` of one variant (runs in a worker process).
+
+    ``parent`` is the runner's pid: a local worker dies with it (see ``guard_worker``).
+    """
     from sim.core.batch import play_batch
 
+    guard_worker(parent)
     game_id, module = game_entry
     GAME_MODULES.setdefault(game_id, module)  # a game registered only in the parent (tests)
     start = time.perf_counter()
@@ -170,8 +175,16 @@ def default_chunk_games(games: int, target_ci: float | None) -> int:
     return min(20_000, max(500, math.ceil(games / 32)))
 
 
-def chunk_plan(games: int, chunk: int) -> list[tuple[int, int]]:
-    return [(first, min(chunk, games - first)) for first in range(0, games, chunk)]
+def chunk_plan(games: int, chunk: int, done=()) -> list[tuple[int, int]]:
+    """Chunks of games ``0 .. games - 1``: cut at every multiple of ``chunk`` and around the
+    chunks already ``done`` (a run grown from a count that is not a multiple of ``chunk`` has a
+    short chunk there). A fresh run and a grown one so check a target_ci at the same counts.
+    """
+    cuts = set(range(0, games, chunk)) | {games}
+    for first, n in done:
+        cuts |= {first, first + n}
+    cuts = sorted(c for c in cuts if c <= games)
+    return [(a, b - a) for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
 def _commit() -> str | None:
@@ -282,6 +295,7 @@ class RunReport:
     seconds: float = 0.0
     worker_peak_rss_mib: dict[int, float] = field(default_factory=dict)
     variants: list[dict] = field(default_factory=list)
+    grown: tuple[int, int] | None = None  # (from, to) games per variant, when this run grew
 
 
 class Runner:
@@ -299,7 +313,7 @@ class Runner:
             VariantRun(
                 variant=v,
                 entry=by_id[v.id],
-                plan=chunk_plan(cfg.games, chunk),
+                plan=chunk_plan(cfg.games, chunk, [tuple(c) for c in by_id[v.id]["chunks"]]),
                 ordered=cfg.target_ci is not None,
                 counters=WinCounters.empty(v.setup.players, n_roles),
             )
@@ -374,6 +388,7 @@ class Runner:
                     n,
                     self.cfg.seed,
                     run.variant.variant_key,
+                    os.getpid(),
                 )
                 in_flight[future] = task
             if not in_flight:
@@ -470,14 +485,17 @@ def _check_same_run(store: RunStore, cfg: ExperimentConfig, variants: list[Varia
     m = store.manifest
     where = f"{store.root / 'manifest.json'}"
     if m.get("config") != _jsonable(cfg.raw):
+        key, was, now = _first_difference(m.get("config"), _jsonable(cfg.raw))
         raise UserError(
-            f"{cfg.source}: differs from the config recorded in {where}; "
-            "resume with the same config, or start a new --out"
+            f"{cfg.source}: key '{key}' differs from the config recorded in {where} "
+            f"({_show(was)} there, {_show(now)} here); resume with the same config, "
+            "or start a new --out"
         )
-    if m.get("games_per_variant") != cfg.games:
+    if cfg.games < m["games_per_variant"]:
         raise UserError(
-            f"--games {cfg.games}: the run in {store.root} plays "
-            f"{m.get('games_per_variant')} games per variant; resume with the same count"
+            f"--games {cfg.games}: the run in {store.root} already plans "
+            f"{m['games_per_variant']} games per variant; a run can grow, not shrink "
+            f"(give --games >= {m['games_per_variant']}, or start a new --out)"
         )
     version = get_game(cfg.game).version
     if m.get("game_version") != version:
@@ -502,6 +520,42 @@ def _jsonable(value):
     return json.loads(json.dumps(value))
 
 
+_MISSING = object()
+
+
+def _first_difference(a, b, prefix: str = ""):
+    """(dotted key, value in a, value in b) of the first difference of two configs."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in [*a, *(k for k in b if k not in a)]:
+            va, vb = a.get(key, _MISSING), b.get(key, _MISSING)
+            if va != vb:
+                return _first_difference(va, vb, f"{prefix}{key}.")
+    return prefix.rstrip("."), a, b
+
+
+def _show(value) -> str:
+    return "missing" if value is _MISSING else json.dumps(value)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM, with what it leaves behind (for a one-line message).
+
+    ``path`` is None when nothing was written; otherwise ``done`` of ``total`` games per the
+    manifest are kept in ``path`` and ``--resume`` completes them.
+    """
+
+    def __init__(self, how: str, path: Path | None, done: int = 0, total: int = 0):
+        super().__init__(how)
+        self.how = how
+        self.path = path
+        self.done = done
+        self.total = total
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised by the command line's SIGTERM handler, so a run unwinds as on Ctrl-C."""
+
+
 def run_experiment(
     config=None,
     out=None,
@@ -512,11 +566,15 @@ def run_experiment(
     scheduler: str | None = None,
     resume: bool = False,
     progress: bool | None = None,
+    max_variants: int = MAX_VARIANTS,
 ) -> RunReport:
-    """Run (or with ``resume``, complete) an experiment; return what it did.
+    """Run (or with ``resume``, complete or grow) an experiment; return what it did.
 
     ``config`` is a path to a TOML file or an already parsed mapping (data, never executed);
     with ``resume`` it may be None to continue the run in ``out`` with its recorded config.
+    ``resume`` with ``games`` larger than the run's count grows every variant to ``games``
+    (the rows are those of a fresh run of ``games``); a smaller count is refused.
+    A Ctrl-C or SIGTERM raises :class:`RunInterrupted` saying what was kept.
     """
     if backend not in ("local", "dask"):
         raise UserError(f"--backend {backend!r}: one of local, dask")
@@ -524,49 +582,103 @@ def run_experiment(
         raise UserError(f"--jobs {jobs!r}: a positive integer")
     if scheduler is not None and backend != "dask":
         raise UserError("--scheduler: only with --backend dask")
+    if isinstance(max_variants, bool) or not isinstance(max_variants, int) or max_variants < 1:
+        raise UserError(f"--max-variants {max_variants!r}: a positive integer")
+    if resume and out is not None and not Path(out).is_dir():
+        raise UserError(
+            f"{out}: no run to resume (the folder does not exist); start it without --resume"
+        )
     if config is None:
         if not (resume and out is not None):
             raise UserError("a config is needed (only --resume of an existing --out can omit it)")
-        config = _recorded(Path(out))["config"]
+        config = read_manifest(Path(out))["config"]
         data_dir = Path(out) / DATA_COPIES  # the run's own copies of its variant data files
     else:
         data_dir = None
-    cfg = load_config(config, games=games, data_dir=data_dir)
-    out = Path(out) if out is not None else default_out(cfg)
-    resumed = resume and out.exists()
-    if resumed and games is None:  # continue with the count the run was started with
-        cfg = cfg.with_games(_recorded(out).get("games_per_variant"))
-    variants = expand(cfg)
-    announce_compile(cfg.game, progress)
-    probe(cfg, variants)
+    try:
+        cfg = load_config(config, games=games, data_dir=data_dir, max_variants=max_variants)
+        out = Path(out) if out is not None else default_out(cfg)
+        if resume and not out.is_dir():
+            raise UserError(
+                f"{out}: no run to resume (the folder does not exist); start it without --resume"
+            )
+        if resume and games is None:  # continue with the count the run was started with
+            cfg = cfg.with_games(read_manifest(out)["games_per_variant"])
+        if not resume:
+            RunStore.check_absent(out)
+        variants = expand(cfg, max_variants)
+        announce_compile(cfg.game, progress)
+        probe(cfg, variants)
+    except KeyboardInterrupt:
+        raise RunInterrupted("interrupted", None) from None
+    try:
+        return _run(cfg, variants, out, config, jobs, backend, scheduler, resume, progress)
+    except KeyboardInterrupt as exc:
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        if isinstance(exc, RunInterrupted):
+            raise
+        raise _interrupted(how, out) from None
+
+
+def _interrupted(how: str, out: Path) -> RunInterrupted:
+    """What an interrupted run left in ``out``, read back from its manifest."""
+    try:
+        manifest = read_manifest(out)
+    except UserError:
+        return RunInterrupted(how, None)
+    entries = manifest["variants"]
+    done = sum(e["games_done"] for e in entries)
+    total = sum(e["games_done"] if e["stop_reason"] else e["games_planned"] for e in entries)
+    return RunInterrupted(how, out, done, total)
+
+
+def _run(cfg, variants, out, config, jobs, backend, scheduler, resume, progress) -> RunReport:
     config_path = None if isinstance(config, dict) else str(config)
-    if resumed:
-        store = RunStore.open(out)
-        _check_same_run(store, cfg, variants)
-        work_left = any(e["stop_reason"] is None for e in store.manifest["variants"])
-    else:
-        RunStore.check_absent(out)
-        work_left = True
-    # the backend first: a scheduler that cannot be reached leaves nothing behind
-    with make_backend(backend, jobs, scheduler) if work_left else nullcontext() as executor:
-        if resumed:
-            store.tidy()
+    if resume:  # refuse another experiment before touching anything, the lock file included
+        unlocked = RunStore(out)
+        unlocked.manifest = read_manifest(out)
+        _check_same_run(unlocked, cfg, variants)
+    store = RunStore.open(out) if resume else None
+    try:
+        notes = []
+        if resume:
+            _check_same_run(store, cfg, variants)
+            # only what no manifest lists, or a listed chunk that does not read, is removed
+            notes = store.tidy(ordered=cfg.target_ci is not None)
+            grow = cfg.games > store.manifest["games_per_variant"]
+            work_left = grow or any(e["stop_reason"] is None for e in store.manifest["variants"])
         else:
-            chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
-            manifest = new_manifest(cfg, variants, chunk, config_path)
-            store = RunStore.create(out, manifest, files=data_file_copies(variants))
-        store.manifest["sessions"].append(_session(backend, jobs, scheduler, resumed))
-        store.manifest["status"] = "running"
-        store.save()
-        bar = Progress(*_progress_totals(store.manifest), enabled=progress)
-        runner = Runner(store, cfg, variants, bar)
-        try:
-            runner.restore()
-            report = runner.execute(executor) if work_left else runner.report
-            store.finish()
-        finally:
-            bar.close()
-    return report
+            work_left = True
+        # the backend first: a scheduler that cannot be reached leaves nothing behind
+        with make_backend(backend, jobs, scheduler) if work_left else nullcontext() as executor:
+            grown = None
+            if resume and grow:
+                grown = (store.manifest["games_per_variant"], cfg.games)
+                store.grow(cfg.games, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+            if not resume:
+                chunk = cfg.chunk_games or default_chunk_games(cfg.games, cfg.target_ci)
+                manifest = new_manifest(cfg, variants, chunk, config_path)
+                store = RunStore.create(out, manifest, files=data_file_copies(variants))
+            store.manifest["sessions"].append(_session(backend, jobs, scheduler, resume))
+            if notes:
+                store.manifest["sessions"][-1]["replayed"] = notes
+            store.manifest["status"] = "running"
+            store.save()
+            bar = Progress(*_progress_totals(store.manifest), enabled=progress)
+            for note in notes:
+                bar.line(f"menhir: {note}")
+            runner = Runner(store, cfg, variants, bar)
+            try:
+                runner.restore()
+                report = runner.execute(executor) if work_left else runner.report
+                report.grown = grown
+                store.finish()
+            finally:
+                bar.close()
+        return report
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _progress_totals(manifest: dict) -> tuple[int, int]:
@@ -617,19 +729,6 @@ def data_file_copies(variants: list[Variant]) -> dict[str, str]:
         for v in variants
         if v.setup.data_text is not None
     }
-
-
-def _recorded(out: Path) -> dict:
-    """The manifest of the run being resumed (its config and games per variant)."""
-    path = out / "manifest.json"
-    if not path.is_file():
-        raise UserError(f"{out}: not a menhir run directory (no manifest.json) to resume")
-    try:
-        manifest = json.loads(path.read_text())
-        manifest["config"], manifest["games_per_variant"]
-    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
-        raise UserError(f"{path}: corrupt manifest (not the JSON menhir writes)") from None
-    return manifest
 
 
 def run(config=None, out=None, **options) -> Path:

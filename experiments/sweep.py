@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from experiments.config import ExperimentConfig, fail
+from experiments.config import MAX_VARIANTS, ConfigError, ExperimentConfig, fail
 from sim.core.gamedata import DataError, get_value, show_value, text_digest
 from sim.core.params import ParamError
 from sim.core.registry import Setup, data_params, get_game, make_setup, read_variant_file
@@ -58,8 +59,11 @@ def axis_values(cfg: ExperimentConfig) -> list[tuple[str, tuple]]:
     return axes
 
 
-def combinations(cfg: ExperimentConfig) -> list[dict[str, Any]]:
-    """Each variant's swept values; zip requires every axis to have the same length."""
+def combinations(cfg: ExperimentConfig, limit: int | None = MAX_VARIANTS) -> list[dict[str, Any]]:
+    """Each variant's swept values; zip requires every axis to have the same length.
+
+    More than ``limit`` variants is a ConfigError raised before any is built.
+    """
     axes = axis_values(cfg)
     if not axes:
         return [{}]
@@ -69,6 +73,16 @@ def combinations(cfg: ExperimentConfig) -> list[dict[str, Any]]:
         if len(set(lengths.values())) > 1:
             got = ", ".join(f"{_key(n)} has {k}" for n, k in lengths.items())
             raise fail(cfg.source, "sweep.mode", f"zip needs swept lists of one length; {got}")
+        count = len(axes[0][1])
+    else:
+        count = math.prod(len(v) for _, v in axes)
+    if limit is not None and count > limit:
+        sizes = " x ".join(f"{_key(n)} {len(v)}" for n, v in axes)
+        raise ConfigError(
+            f"{cfg.source}: the sweep makes {count:,} variants ({sizes}), more than the limit "
+            f"of {limit:,}; allow it with --max-variants {count}"
+        )
+    if cfg.mode == "zip":
         rows = zip(*(v for _, v in axes), strict=True)
     else:
         rows = itertools.product(*(v for _, v in axes))
@@ -92,10 +106,10 @@ def _bots_text(bots: str) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
-def expand(cfg: ExperimentConfig) -> list[Variant]:
+def expand(cfg: ExperimentConfig, limit: int | None = MAX_VARIANTS) -> list[Variant]:
     """Every variant of the config, each setup validated; errors name the config key."""
     variants = []
-    for index, combo in enumerate(combinations(cfg)):
+    for index, combo in enumerate(combinations(cfg, limit)):
         players = combo.get("players", cfg.players)
         bots = combo.get("bots", cfg.bots)
         roles = combo.get("roles", cfg.roles)

@@ -1,22 +1,47 @@
 """`menhir report RUN_DIR [RUN_DIR...] [--out DIR]`: a thin skin over reports.make_report."""
 
+from pathlib import Path
+
 import click
+
+from experiments.options import Folder
 
 
 @click.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=Folder(),
     default=None,
     help="Report directory (default: RUN_DIR/report).",
 )
-def report_cmd(run_dirs, out):
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Report a run that was killed or is still running (default: refuse it).",
+)
+def report_cmd(run_dirs, out, partial):
     """Write report.html, summary.md, PNG plots and CSV tables for run directories."""
     from experiments.cli import MenhirError
+    from reports.load import check_distinct, incomplete
+    from reports.outdir import check_out_dir
     from reports.report import ReportError, make_report
 
     try:
+        check_out_dir(Path(out) if out else Path(run_dirs[0]) / "report", run_dirs)
+        check_distinct(run_dirs)
+        for run in run_dirs:
+            missing = incomplete(run)
+            if missing is None:
+                continue
+            done, planned = missing
+            what = f"{run}: incomplete run, {done:,} of {planned:,} games played"
+            if not partial:
+                raise MenhirError(
+                    f"{what}; complete it with menhir run CONFIG --out {run} --resume, "
+                    "or report the games it has with --partial"
+                )
+            click.echo(f"menhir: warning: {what}; the report covers these games only", err=True)
         path = make_report(run_dirs, out)
     except ReportError as exc:
         raise MenhirError(str(exc)) from None

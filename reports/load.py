@@ -41,11 +41,60 @@ def _read_manifest(run_dir: Path) -> dict:
         manifest = json.loads(manifest_path.read_text())
     except FileNotFoundError:
         raise ReportError(f"{manifest_path}: missing (not a menhir run directory)") from None
+    except OSError as exc:  # a folder named manifest.json, no permission
+        raise ReportError(f"{manifest_path}: cannot read ({exc.strerror})") from None
     except json.JSONDecodeError as exc:
         raise ReportError(f"{manifest_path}: corrupt JSON ({exc.msg})") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{manifest_path}: corrupt JSON (not UTF-8 text)") from None
     if not isinstance(manifest, dict):
         raise ReportError(f"{manifest_path}: not a JSON object")
     return manifest
+
+
+def incomplete(run_dir) -> tuple[int, int] | None:
+    """(games done, games planned) of a run that was killed or is still running, else None.
+
+    A variant stopped by its target_ci plans the games it played.
+    """
+    manifest = _read_manifest(Path(run_dir))
+    entries = [v for v in manifest.get("variants") or [] if isinstance(v, dict)]
+    try:
+        done = sum(int(v.get("games_done") or 0) for v in entries)
+        planned = sum(
+            int(v.get("games_done") or 0) if v.get("stop_reason") else int(v["games_planned"])
+            for v in entries
+        )
+    except (KeyError, TypeError, ValueError):
+        raise ReportError(f"{Path(run_dir) / 'manifest.json'}: corrupt manifest") from None
+    stopped = all("stop_reason" not in v or v["stop_reason"] for v in entries)
+    if manifest.get("status", "complete") == "complete" and stopped:
+        return None
+    return done, planned
+
+
+def check_distinct(run_dirs) -> None:
+    """Refuse a run given twice (its games would count twice) and runs of different games
+    (their tables do not mix): one line naming the runs."""
+    seen: dict[Path, Path] = {}
+    games: dict[str, Path] = {}
+    for d in run_dirs:
+        d = Path(d)
+        key = d.resolve()
+        if key in seen:
+            raise ReportError(
+                f"{seen[key]} and {d} are the same run; give each run once "
+                "(its games would count twice)"
+            )
+        seen[key] = d
+        game = str(_read_manifest(d).get("game"))
+        games.setdefault(game, d)
+        if len(games) > 1:
+            (g1, d1), (g2, d2) = list(games.items())[:2]
+            raise ReportError(
+                f"{d1} is a run of {g1} and {d2} a run of {g2}; one report compares runs "
+                "of one game"
+            )
 
 
 def _scan(run_dir: Path, table: str, required: tuple[str, ...], name: str) -> pl.LazyFrame:
@@ -77,6 +126,7 @@ def load_run(run_dir, name: str | None = None) -> Run:
 
 def load_runs(run_dirs) -> list[Run]:
     """Load several runs; names are the manifests' names, made unique with the directory name."""
+    check_distinct(run_dirs)
     runs: list[Run] = []
     seen: set[str] = set()
     for d in run_dirs:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import warnings
 from collections.abc import Sequence
 
@@ -41,7 +42,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower, normal_sample_size_one_tail
 
 from sim.core.batch import play_batch
-from sim.core.params import ParamError
+from sim.core.params import ParamError, check_seed
 from sim.core.registry import BotSpec, SetupError, get_game, make_setup
 
 Z95 = 1.959963984540054
@@ -158,7 +159,10 @@ def _parse_levels(game: str, players: int, bots: Sequence[str] | None) -> list[s
     return canonical
 
 
-def _play_task(game, players, bots, first, count, seed):
+def _play_task(game, players, bots, first, count, seed, parent=None):
+    from experiments.backends import guard_worker
+
+    guard_worker(parent)  # a pool worker ignores Ctrl-C (the parent answers it) and dies with it
     setup = make_setup(game, players, {}, list(bots))
     _, table = play_batch(setup, range(first, first + count), root_seed=seed)
     return table.select("game", "seat", "win")
@@ -190,6 +194,7 @@ def run_ladder(
         raise SetupError(f"ladder: {game} needs at least 2 players to compare bots")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ParamError(f"ladder: games = {games!r} is not allowed: an integer >= 1")
+    check_seed(seed, "ladder: seed")
     levels = _parse_levels(game, players, bots)
     arrs = arrangements(players)
     per_arrangement = -(-games // len(arrs))
@@ -272,7 +277,7 @@ def _run_tasks(task_args, jobs: int, progress: bool) -> list[pl.DataFrame]:
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_play_task)(*args) for args in task_args
+            delayed(_play_task)(*args, os.getpid()) for args in task_args
         )
         out = []
         for args, table in zip(task_args, results, strict=True):

@@ -6,12 +6,14 @@ import time
 
 import click
 
+from experiments.options import POSITIVE, SEED
+
 
 @click.command("ladder")
 @click.argument("game")
-@click.option("--players", "-p", type=int, default=None, help="Player count (default: 2).")
+@click.option("--players", "-p", type=POSITIVE, default=None, help="Player count (default: 2).")
 @click.option(
-    "--games", "-n", type=int, default=200, show_default=True, help="Games per pair of levels."
+    "--games", "-n", type=POSITIVE, default=200, show_default=True, help="Games per pair of levels."
 )
 @click.option(
     "--bots",
@@ -20,8 +22,10 @@ import click
     help="Levels, weakest first, comma-separated (default: the game's levels), "
     "e.g. random,greedy,search:rollouts=64.",
 )
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Root seed.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Parallel processes.")
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Root seed.")
+@click.option(
+    "--jobs", "-j", type=POSITIVE, default=1, show_default=True, help="Parallel processes."
+)
 def ladder_cmd(game, players, games, bots, seed, jobs):
     """Bot levels against each other: win shares (95% Wilson) and Elo ratings (bootstrap 95%).
 
@@ -34,10 +38,6 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
     from sim.core.params import ParamError
     from strategies.ladder import format_ladder, run_ladder, skill_lines, verdict_lines
 
-    if games < 1:
-        raise MenhirError(f"--games = {games} is not allowed: an integer >= 1")
-    if jobs < 1:
-        raise MenhirError(f"--jobs = {jobs} is not allowed: an integer >= 1")
     levels = None if bots is None else bots.split(",")
     start = time.perf_counter()
     try:

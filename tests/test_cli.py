@@ -90,3 +90,15 @@ def fake_game_cli(monkeypatch):
     from sim.core import registry
 
     monkeypatch.setitem(registry.GAME_MODULES, "fake_dice", "tests.core.fake_game")
+
+
+def test_ctrl_c_in_a_command_is_one_line_exit_130(runner, monkeypatch):
+    """Issue 19, defect 9: no traceback, no 'Aborted!' after a blank line."""
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sim.core.batch.trace_game", interrupted)
+    result = runner.invoke(cli, ["play", "celtic_trader", "--players", "2"])
+    assert result.exit_code == 130
+    assert result.output == "menhir: interrupted; nothing was written\n"

@@ -8,6 +8,7 @@ type and allowed values. Overrides are validated here, and a wrong key or value 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,17 @@ from typing import Any
 
 class ParamError(ValueError):
     """A bad parameter key or value; ``str()`` is a one-line message naming the key."""
+
+
+# Seeds of every command and config: 0 .. 2**63 - 1, one check everywhere (issue 19, defect 5).
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(value: Any, where: str = "--seed") -> int:
+    """Return ``value`` if it is an allowed seed, else raise a one-line ``ParamError``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise ParamError(f"{where}: {value!r} is not allowed: an integer in [0, {MAX_SEED}]")
+    return value
 
 
 _KINDS = {"int": int, "float": float, "bool": bool, "str": str}
@@ -69,6 +81,11 @@ class Param:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise bad
             value = float(value)
+            if not math.isfinite(value):  # nan passes every comparison below
+                raise ParamError(
+                    f"parameter '{self.name}' = {value!r} is not allowed: a finite number "
+                    f"({self.allowed()})"
+                )
         elif self.kind == "str" and not isinstance(value, str):
             raise bad
         if self.choices and value not in self.choices:

@@ -287,8 +287,12 @@ def _check_roles(decl: GameDecl, players: int, roles: str | Sequence[str]) -> st
             raise SetupError(
                 f"unknown {decl.role_label} '{r}' for {decl.id}; known: {', '.join(decl.roles)}"
             )
-    if len(set(roles)) != len(roles):
-        raise SetupError(f"roles: each {decl.role_label} can be given to one seat only")
+    for r in roles:
+        if roles.count(r) > 1:
+            raise SetupError(
+                f"roles: {decl.role_label} '{r}' is given to {roles.count(r)} seats; "
+                f"each {decl.role_label} to one seat only"
+            )
     return roles
 
 

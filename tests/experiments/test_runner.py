@@ -137,11 +137,13 @@ def test_dask_local_cluster_gives_the_same_tables(reference, sweep_config, tmp_p
 
 
 _CHILD = """
+import os
 import sys
 from sim.core import registry
 registry.GAME_MODULES[{game!r}] = {module!r}
 import experiments
-experiments.run(sys.argv[1], sys.argv[2], jobs=2, resume=True, progress=False)
+resume = os.path.isdir(sys.argv[2])  # --resume of a folder that does not exist is refused
+experiments.run(sys.argv[1], sys.argv[2], jobs=2, resume=resume, progress=False)
 """
 
 
@@ -257,10 +259,10 @@ def test_resume_refuses_another_config_and_a_complete_run_is_left_alone(
     reference, tmp_path, write_config
 ):
     other = write_config(**{**SWEEP, "games": 211})
-    with pytest.raises(UserError, match="differs from the config recorded"):
+    with pytest.raises(UserError, match="key 'games' differs from the config recorded"):
         experiments.run(other, reference, resume=True, progress=False)
-    with pytest.raises(UserError, match="--games 300"):
-        experiments.run(None, reference, games=300, resume=True, progress=False)
+    with pytest.raises(UserError, match="--games 100: .* a run can grow, not shrink"):
+        experiments.run(None, reference, games=100, resume=True, progress=False)
     before = {p: p.stat().st_mtime_ns for p in reference.rglob("*.parquet")}
     experiments.run(None, reference, resume=True, progress=False)  # the recorded config
     assert {p: p.stat().st_mtime_ns for p in reference.rglob("*.parquet")} == before

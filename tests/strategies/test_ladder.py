@@ -142,8 +142,8 @@ def test_skill_expression_maps_the_share_to_the_outcomes_a_policy_decides(toy_la
     "args, fragment",
     [
         (["nope"], "unknown game 'nope'"),
-        (["toy_pig", "--games", "0"], "--games = 0 is not allowed"),
-        (["toy_pig", "--jobs", "0"], "--jobs = 0 is not allowed"),
+        (["toy_pig", "--games", "0"], "--games: '0' is not allowed: an integer >= 1"),
+        (["toy_pig", "--jobs", "0"], "--jobs: '0' is not allowed: an integer >= 1"),
         (["toy_pig", "--bots", "random,search:rollouts=0"], "'rollouts' = 0 is not allowed"),
         (["toy_pig", "-p", "1"], "players = 1 is not allowed"),
     ],
@@ -248,3 +248,52 @@ def test_ladder_command_names_the_pair_not_separated(toy):
     assert result.exit_code == 0, result.output
     assert "levels ordered: yes" not in result.output
     assert "games per pair would separate it" in result.output or "does not win" in result.output
+
+
+def test_ctrl_c_of_a_parallel_ladder_is_one_line_and_ends_its_workers():
+    """Issue 19, defect 9: the terminal's SIGINT reaches the pool workers too; only the parent
+    answers it, with one line, and the workers end with it. (A game the workers can import:
+    the toy game is registered in this process only.)"""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import psutil
+
+    repo = Path(__file__).resolve().parents[2]
+    args = ["ladder", "celtic_trader", "--bots", "random,greedy", "--games", "2000000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "experiments.cli", *args, "--jobs", "2"],
+        cwd=repo,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.time() + 180
+        while time.time() < deadline:
+            busy = [
+                w
+                for w in psutil.Process(proc.pid).children()
+                if "LokyProcess" in " ".join(w.cmdline()) and w.cpu_times().user > 1.0
+            ]
+            if len(busy) >= 2:
+                break
+            time.sleep(0.2)
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        assert len(busy) >= 2, "the workers did not start playing"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        _, alive = psutil.wait_procs(workers, timeout=15)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert not alive
+    assert proc.returncode == 130
+    assert err.strip() == "menhir: interrupted; nothing was written", err
