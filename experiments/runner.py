@@ -693,7 +693,8 @@ def announce_compile(game: str, progress: bool | None) -> None:
     """Say so on stderr when the game's kernels are not compiled yet on this machine."""
     from sim import numba_cache
 
-    if progress is False or numba_cache.is_compiled(game):
+    compiled_game = GAME_MODULES.get(game, "").startswith("sim.games.")  # numba kernels
+    if progress is False or not compiled_game or numba_cache.is_compiled(game):
         return
     print(
         f"menhir: compiling the {game} kernels (once per machine and code version, "
