@@ -157,7 +157,7 @@ def end_reasons(ends: pl.DataFrame, out: Path, images) -> None:
     save(fig, out, "end_reasons", images)
 
 
-def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
+def role_sweep(table: pl.DataFrame, param: str, out: Path, images, word: str = "role") -> None:
     """Role win rate against a swept parameter, with the Wilson band (one line style per run)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     roles = table["role"].unique().sort().to_list()
@@ -173,8 +173,8 @@ def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
         ax.fill_between(x, rows["ci_low"], rows["ci_high"], alpha=0.2, color=colors[role])
     ax.set_xlabel(param)
     ax.set_ylabel("win rate (95% band)")
-    ax.set_title(f"Role win rate against {param}")
-    ax.legend(title="role" if len(runs) == 1 else "run: role", fontsize="small", ncol=len(runs))
+    ax.set_title(f"{word.capitalize()} win rate against {param}")
+    ax.legend(title=word if len(runs) == 1 else f"run: {word}", fontsize="small", ncol=len(runs))
     save(fig, out, "win_by_role_sweep", images)
 
 
