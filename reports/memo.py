@@ -108,10 +108,6 @@ def rate_table(table: pl.DataFrame, key: str, name) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _who(unit: str, who, word: str) -> str:
-    return f"seat {who}" if unit == "seat" else f"the {word} {pretty(who)}"
-
-
 def far_flags(t: dict, word: str) -> list[str]:
     """One flag per role or seat far from its fair share in some variant."""
     lines = []
@@ -131,7 +127,7 @@ def far_flags(t: dict, word: str) -> list[str]:
             ext = max(rs, key=lambda r: abs(r["win_rate"] / r["fair"] - 1))
             where = f" in {len(rs)} of {total} variants" if total > 1 else ""
             lines.append(
-                f"- FAR FROM FAIR: {_who(unit, who, word)} wins {side} its fair share{where} "
+                f"- FAR FROM FAIR: {_named(unit, who, word)} wins {side} its fair share{where} "
                 f"(furthest: {pct_ci(ext['win_rate'], ext['ci_low'], ext['ci_high'])} against a "
                 f"fair {100 * ext['fair']:.0f}%"
                 + (f" in {ext['label']}" if total > 1 else "")
@@ -235,12 +231,19 @@ def _named(unit: str, who, word: str) -> str:
 
 
 def _extremes(table: pl.DataFrame) -> tuple[dict, dict] | None:
-    rows = [r for r in table.iter_rows(named=True) if r["fair"] is not None]
+    """The strongest and the weakest of the variant where they are furthest apart."""
+    rows = [r for r in table.sort("order").iter_rows(named=True) if r["fair"] is not None]
     if not rows:
         return None
-    top = max(rows, key=lambda r: r["win_rate"] / r["fair"])
-    bottom = min(rows, key=lambda r: r["win_rate"] / r["fair"])
-    return top, bottom
+    best = None
+    for label in dict.fromkeys(r["label"] for r in rows):
+        part = [r for r in rows if r["label"] == label]
+        top = max(part, key=lambda r: r["win_rate"] / r["fair"])
+        bottom = min(part, key=lambda r: r["win_rate"] / r["fair"])
+        gap = (top["win_rate"] - bottom["win_rate"]) / top["fair"]
+        if best is None or gap > best[0] + 1e-12:
+            best = (gap, top, bottom)
+    return best[1], best[2]
 
 
 def _imbalance_sentence(t: dict, word: str, group: str, several: bool) -> str | None:
@@ -306,11 +309,13 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     )
     same = per.filter(~pl.col("significant"))["test"].str.replace(" win rate across variants$", "")
     by_role = t["win_by_role"].sort("order")
-    what = f"Changing {param}" if param else f"Across the {by_role['label'].n_unique()} variants,"
-    if param:
-        values = t["_sweep"][param].drop_nulls() if t.get("_sweep") is not None else None
-        if values is not None and len(values):
-            what += f" from {values.min()} to {values.max()}"
+    what = f"Across the {by_role['label'].n_unique()} variants,"
+    sweep = t.get("_sweep")
+    if param and sweep is not None and sweep[param].dtype.is_numeric() and sweep.height:
+        values = sweep[param].drop_nulls()
+        what = f"Changing {param} from {values.min()} to {values.max()}"
+    elif param:
+        what = f"Across the values of {param},"
     parts = []
     source = t["_sweep"].sort(param) if t.get("_sweep") is not None and param else by_role
     at = param or "label"
@@ -325,19 +330,21 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     for _, role, lo, hi in sorted(spans, key=lambda x: (-x[0], x[1]))[:3]:
         where = (lambda r: f" at {r[at]}") if param else (lambda r: f" in {r[at]}")
         parts.append(
-            f"the {title(role)} between {pct(lo['win_rate'])}{where(lo)} and "
+            f"{_named('role', role, word)} between {pct(lo['win_rate'])}{where(lo)} and "
             f"{pct(hi['win_rate'])}{where(hi)}"
         )
     more = len(changed) - len(parts)
-    moves = "moves" if param else "the win rate moves for"
+    moves = "moves" if what.startswith("Changing") else "the win rate moves for"
     text = what + " "
     if parts:
         text += f"{moves} {', '.join(parts)}" + (f" and {more} more {word}s" if more > 0 else "")
         text += " (significant after Holm)"
         if len(same):
-            text += f" but not the {', '.join(pretty(x) for x in same)}"
-    else:
+            text += f" but not the {', '.join(title(x) for x in same)}"
+    elif what.startswith("Changing"):
         text += f"changes no {word}'s win rate significantly (after Holm)"
+    else:
+        text += f"no {word}'s win rate changes significantly (after Holm)"
     return text + "."
 
 
@@ -370,7 +377,6 @@ def _flag_sentence(t: dict, word: str, far_lines: list[str], holes: int) -> str:
     parts = []
     if far_lines:
         names = [x.split(" wins ")[0].removeprefix("- FAR FROM FAIR: ") for x in far_lines]
-        names = [n.removeprefix(f"the {word} ") for n in names]
         shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
         parts.append(
             f"{shown} {'is' if len(names) == 1 else 'are'} outside "
@@ -396,7 +402,7 @@ def _flag_sentence(t: dict, word: str, far_lines: list[str], holes: int) -> str:
             f"No flags: no {word} or seat outside {FAR_BAND[0]}x to {FAR_BAND[1]}x of its share, "
             "no safety-cap ends, no rule holes."
         )
-    return "Flags: " + "; ".join(parts) + " (section Flags)."
+    return "Flags: " + "; ".join(parts) + "."
 
 
 def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:

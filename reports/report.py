@@ -490,9 +490,35 @@ def _rule_hole_lines(t: dict, word: str) -> list[str]:
         return []
     group = t["_meta"]["group"][0]
     labels = {(r["run"], r["variant"]): r["label"] for r in t["keys"].iter_rows(named=True)}
-    holes = decisions.rule_holes(mix, group, labels, word if group == "role" else "seat")
+    holes = _merge_variants(
+        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat"),
+        t["keys"]["label"].to_list(),
+    )
     title = "## Rule holes: what the players never or only sometimes did"
     return [title, "", *holes, ""] if holes else []
+
+
+def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
+    """One line per finding, not per variant: "- variant v0 (...): X" lines that say the same X
+    in several variants become "- variants v0 (...), v1 (...): X" or "- every variant: X"."""
+    found: dict[str, list[str]] = {}
+    for line in lines:
+        label = next((x for x in labels if line.startswith(f"- variant {x}: ")), None)
+        if label is None:
+            found.setdefault(line, [])
+            continue
+        found.setdefault(line.removeprefix(f"- variant {label}: "), []).append(label)
+    out = []
+    for text, where in found.items():
+        if not where:
+            out.append(text)
+        elif len(where) == 1:
+            out.append(f"- variant {where[0]}: {text}")
+        elif len(where) == len(labels):
+            out.append(f"- every variant: {text}")
+        else:
+            out.append(f"- variants {', '.join(where)}: {text}")
+    return out
 
 
 def _skill_lines(t: dict) -> list[str]:
@@ -608,7 +634,10 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     if not solo_only and t["win_by_seat"]["fair"].null_count():
         rates_text += " In solo variants: the share of games reaching the solo target."
     if t["win_by_role"].height:
-        sweep = "win_by_role_sweep" if t["_sweep"] is not None and t["_sweep"].height else None
+        numeric = (
+            t["_sweep"] is not None and t["_sweep"].height and t["_sweep"][param].dtype.is_numeric()
+        )
+        sweep = "win_by_role_sweep" if numeric else None
         sections.append(
             render.Section(
                 "roles",
