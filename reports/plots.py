@@ -161,9 +161,20 @@ def end_reasons(ends: pl.DataFrame, out: Path, images) -> None:
     save(fig, out, "end_reasons", images)
 
 
-def role_sweep(table: pl.DataFrame, param: str, out: Path, images, word: str = "role") -> None:
-    """Role win rate against a swept parameter, with the Wilson band (one line style per run)."""
+def role_sweep(
+    table: pl.DataFrame,
+    param: str,
+    out: Path,
+    images,
+    word: str = "role",
+    key: str = "role",
+    name: str = "win_by_role_sweep",
+) -> None:
+    """Win rate of each role (or seat, `key`) against a swept parameter, with the Wilson band
+    (one line style per run)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    if key != "role":
+        table = table.with_columns((pl.lit(f"{key} ") + pl.col(key).cast(pl.String)).alias("role"))
     roles = table["role"].unique().sort().to_list()
     runs = table.sort("order")["run"].unique(maintain_order=True).to_list()
     colors = dict(zip(roles, sns.color_palette(PALETTE, len(roles)), strict=True))
@@ -189,7 +200,7 @@ def role_sweep(table: pl.DataFrame, param: str, out: Path, images, word: str = "
         bbox_to_anchor=(1.01, 1),
         loc="upper left",
     )
-    save(fig, out, "win_by_role_sweep", images)
+    save(fig, out, name, images)
 
 
 def differences(diff: pl.DataFrame, out: Path, images) -> None:

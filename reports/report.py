@@ -118,9 +118,11 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         .group_by(["role", "seat"])
         .agg((pl.col("wins").sum() / pl.col("n").sum()).alias("win"))
     )
-    sweep = None
+    sweep = seat_sweep = None
     if param and has_roles:
         sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    if param:
+        seat_sweep = by_seat.join(values[0].drop_nulls(param), on=KEY, how="inner")
     return {
         "keys": keys,
         "info": info,
@@ -142,6 +144,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "_quantiles": quantiles,
         "_cells": cells,
         "_sweep": sweep,
+        "_seat_sweep": seat_sweep,
         "_meta": pl.DataFrame(
             {
                 "group": [group],
@@ -264,6 +267,9 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
     plots.end_reasons(t["end_reasons"], out, images)
     if t["_sweep"] is not None and t["_sweep"].height:
         plots.role_sweep(t["_sweep"], param, out, images, meta["word"])
+    seats = t.get("_seat_sweep")
+    if seats is not None and seats.height > seats["seat"].n_unique() and _numeric(seats, param):
+        plots.role_sweep(seats, param, out, images, "seat", "seat", "win_by_seat_sweep")
 
     page = build_page(runs, t, meta["bots"], out)
     (out / "summary.md").write_text(render.markdown(page))
@@ -564,6 +570,8 @@ _CAPTIONS = {
     "role_seat_heatmap": "Win rate by {word} and seat over all variants: a row or column much "
     "lighter or darker than the rest is a {word} or seat effect.",
     "win_by_seat": "Win rate by seat: a bar above the dashed fair-share line is a seat advantage.",
+    "win_by_seat_sweep": "One line per seat against {param}, with its 95% band: lines apart are "
+    "a seat effect, lines that move are what the parameter does to it.",
     "variant_differences": "Variant vs baseline: dots right of zero help that {word} or seat; "
     "stars are significant after Holm.",
     "pairwise_heatmap": "Row minus column win rate for every pair, strongest first: strong "
@@ -580,6 +588,11 @@ _CAPTIONS = {
     "decision_mix": "Decision mix: a dark column is a decision nobody takes, a rule the bots "
     "never use.",
 }
+
+
+def _numeric(table: pl.DataFrame | None, param: str | None) -> bool:
+    """A sweep over a numeric parameter (drawn as lines against it, not as grouped bars)."""
+    return bool(param and table is not None and table.height and table[param].dtype.is_numeric())
 
 
 def _figures(names: list[str], out: Path | None, word: str, param, group: str) -> list:
@@ -634,10 +647,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     if not solo_only and t["win_by_seat"]["fair"].null_count():
         rates_text += " In solo variants: the share of games reaching the solo target."
     if t["win_by_role"].height:
-        numeric = (
-            t["_sweep"] is not None and t["_sweep"].height and t["_sweep"][param].dtype.is_numeric()
-        )
-        sweep = "win_by_role_sweep" if numeric else None
+        sweep = "win_by_role_sweep" if _numeric(t["_sweep"], param) else None
         sections.append(
             render.Section(
                 "roles",
@@ -655,10 +665,14 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             memo.rate_table(t["win_by_seat"], "seat", lambda s: f"seat {s}").rename(
                 columns={"": "seat"}
             ),
-            images=fig(["win_by_seat"]),
+            images=fig(
+                ["win_by_seat_sweep" if _numeric(t["_seat_sweep"], param) else "win_by_seat"]
+            ),
         )
     )
     if diff.height:
+        # a forest plot of many variants is unreadable: the table and the sweep plot say it
+        forest = ["variant_differences"] if diff["label"].n_unique() <= 6 else []
         sig = diff.filter(pl.col("significant"))
         methods = ", ".join(sorted(set(diff["method"])))
         if sig.height:
@@ -679,7 +693,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
                 "Significant differences from the baseline",
                 text,
                 table,
-                images=fig(["variant_differences"]),
+                images=fig(forest),
             )
         )
     pair_lines = _pairwise_lines(t, word)
