@@ -323,14 +323,21 @@ def _flags(t: dict) -> list[str]:
             f"- RULE HOLE? {capped} games of variant {r['label']} ended by the safety cap "
             "(`turn_cap`)."
         )
-    for r in t["win_by_role"].iter_rows(named=True):
+    # one line per role and finding, however many variants it holds in
+    found: dict[tuple, list[str]] = {}
+    for r in t["win_by_role"].sort("order").iter_rows(named=True):
         if r["wins"] == 0 or r["wins"] == r["n"]:
             what = "never" if r["wins"] == 0 else "always"
             if _solo(r):
                 what, games = f"{what} reaches the solo target", "solo games"
             else:
                 what, games = f"{what} wins", "games"
-            flags.append(f"- {r['role']} {what} in variant {r['label']} ({r['n']} {games}).")
+            found.setdefault((r["role"], what), []).append(f"{r['label']} ({r['n']} {games})")
+    for (role, what), where in found.items():
+        if len(where) == 1:
+            flags.append(f"- {role} {what} in variant {where[0]}.")
+        else:
+            flags.append(f"- {role} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
 
 
