@@ -456,6 +456,9 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
     return f"- {r0['label']}: " + "; then ".join(parts) + "."
 
 
+PAIRWISE_VARIANTS = 6  # variants whose groups the summary spells out
+
+
 def _pairwise_lines(t: dict, word: str) -> list[str]:
     pairs = t["pairwise"]
     if not pairs.height:
@@ -473,8 +476,15 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         if not sub.height:
             continue
         lines.append(f"{unit_word.capitalize()}s:")
-        for _, v in sub.group_by(KEY, maintain_order=True):
+        parts = [v for _, v in sub.group_by(KEY, maintain_order=True)]
+        # the list must not grow with the sweep: the first variants, then pairwise.csv
+        for v in parts[:PAIRWISE_VARIANTS]:
             lines.append(_group_line(v.row(0, named=True), v, unit_word))
+        if len(parts) > PAIRWISE_VARIANTS:
+            lines.append(
+                f"- and {len(parts) - PAIRWISE_VARIANTS} more variants: every pair in "
+                "`pairwise.csv`."
+            )
         lines.append("")
     worst = pairwise.worth_playing(pairs)
     if worst is not None:
