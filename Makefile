@@ -21,7 +21,9 @@ demo: $(STAMP)
 	$(BIN)/menhir report runs/demo
 	@echo "report: runs/demo/report/report.html and runs/demo/report/summary.md"
 
+# The browser test drives Debian's chromium through playwright (never `playwright install`).
 test: $(STAMP)
+	command -v chromium || (apt-get update && apt-get install -y chromium)
 	$(BIN)/python -m pytest -q
 
 docs: $(STAMP)

@@ -112,9 +112,10 @@ def score_boxes(q: pl.DataFrame, group: str, out: Path, images) -> None:
 
 def components(comp: pl.DataFrame, group: str, pts: list[str], out: Path, images) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    comp.to_pandas().set_index(group).plot.bar(
-        stacked=True, ax=ax, color=sns.color_palette(PALETTE, len(pts))
-    )
+    frame = comp.to_pandas().set_index(group)
+    frame.columns = [c.removeprefix("pts_") for c in frame.columns]  # the component's own name
+    frame.plot.bar(stacked=True, ax=ax, color=sns.color_palette(PALETTE, len(pts)), rot=0)
+    ax.legend(title="component", fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
     ax.set_xlabel(group)
     ax.set_ylabel("mean points")
     ax.set_title(f"Where the points come from: mean score components by {group}")
@@ -136,6 +137,9 @@ def game_length(counts: pl.DataFrame, out: Path, images) -> None:
         palette=PALETTE,
         ax=ax,
     )
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.set_title("variant")
     ax.set_title("Game length in rounds, by variant")
     ax.set_xlabel("rounds")
     ax.set_ylabel("games")
@@ -157,9 +161,20 @@ def end_reasons(ends: pl.DataFrame, out: Path, images) -> None:
     save(fig, out, "end_reasons", images)
 
 
-def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
-    """Role win rate against a swept parameter, with the Wilson band (one line style per run)."""
+def role_sweep(
+    table: pl.DataFrame,
+    param: str,
+    out: Path,
+    images,
+    word: str = "role",
+    key: str = "role",
+    name: str = "win_by_role_sweep",
+) -> None:
+    """Win rate of each role (or seat, `key`) against a swept parameter, with the Wilson band
+    (one line style per run)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    if key != "role":
+        table = table.with_columns((pl.lit(f"{key} ") + pl.col(key).cast(pl.String)).alias("role"))
     roles = table["role"].unique().sort().to_list()
     runs = table.sort("order")["run"].unique(maintain_order=True).to_list()
     colors = dict(zip(roles, sns.color_palette(PALETTE, len(roles)), strict=True))
@@ -171,11 +186,21 @@ def role_sweep(table: pl.DataFrame, param: str, out: Path, images) -> None:
         style = styles[runs.index(run) % len(styles)]
         ax.plot(x, rows["win_rate"], style, marker="o", label=label, color=colors[role])
         ax.fill_between(x, rows["ci_low"], rows["ci_high"], alpha=0.2, color=colors[role])
+    values = sorted(table[param].drop_nulls().unique().to_list())
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    if numeric and all(float(v).is_integer() for v in values) and len(values) <= 25:
+        ax.set_xticks(values, [str(int(v)) for v in values])
     ax.set_xlabel(param)
     ax.set_ylabel("win rate (95% band)")
-    ax.set_title(f"Role win rate against {param}")
-    ax.legend(title="role" if len(runs) == 1 else "run: role", fontsize="small", ncol=len(runs))
-    save(fig, out, "win_by_role_sweep", images)
+    ax.set_title(f"{word.capitalize()} win rate against {param}")
+    ax.legend(
+        title=word if len(runs) == 1 else f"run: {word}",
+        fontsize="small",
+        ncol=len(runs),
+        bbox_to_anchor=(1.01, 1),
+        loc="upper left",
+    )
+    save(fig, out, name, images)
 
 
 def differences(diff: pl.DataFrame, out: Path, images) -> None:

@@ -12,14 +12,12 @@ that is renamed into place only when everything succeeded.
 
 from __future__ import annotations
 
-import base64
-import html
 from pathlib import Path
 
 import polars as pl
 import seaborn as sns
 
-from reports import decisions, levels, pairwise, plots, stats
+from reports import decisions, levels, memo, pairwise, plots, render, stats
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -120,9 +118,11 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         .group_by(["role", "seat"])
         .agg((pl.col("wins").sum() / pl.col("n").sum()).alias("win"))
     )
-    sweep = None
+    sweep = seat_sweep = None
     if param and has_roles:
         sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    if param:
+        seat_sweep = by_seat.join(values[0].drop_nulls(param), on=KEY, how="inner")
     return {
         "keys": keys,
         "info": info,
@@ -144,6 +144,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "_quantiles": quantiles,
         "_cells": cells,
         "_sweep": sweep,
+        "_seat_sweep": seat_sweep,
         "_meta": pl.DataFrame(
             {
                 "group": [group],
@@ -265,52 +266,14 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
     plots.game_length(t["_lengths"], out, images)
     plots.end_reasons(t["end_reasons"], out, images)
     if t["_sweep"] is not None and t["_sweep"].height:
-        plots.role_sweep(t["_sweep"], param, out, images)
+        plots.role_sweep(t["_sweep"], param, out, images, meta["word"])
+    seats = t.get("_seat_sweep")
+    if seats is not None and seats.height > seats["seat"].n_unique() and _numeric(seats, param):
+        plots.role_sweep(seats, param, out, images, "seat", "seat", "win_by_seat_sweep")
 
-    summary = summary_text(runs, t, meta["bots"])
-    (out / "summary.md").write_text(summary)
-    (out / "report.html").write_text(_html(summary, t, images, meta["word"]))
-
-
-_HTML_TABLES = [
-    ("Balance per variant", "balance"),
-    ("Which {word}s (and seats) can be told apart: pairwise differences", "pairwise"),
-    ("Variant vs baseline: win-rate differences", "variant_differences"),
-    ("Chi-square tests across variants", "chi_square"),
-    ("Win rate by {word}", "win_by_role"),
-    ("Win rate by seat", "win_by_seat"),
-]
-
-
-def _html_table(table: pl.DataFrame, word: str = "role") -> str:
-    frame = table.drop("order", "run", "variant", strict=False)
-    if word != "role":
-        # the game's word for a role in the headings (the CSV keeps the contract's names)
-        frame = frame.rename(
-            {c: c.replace("role", word) for c in frame.columns if "role" in c}
-        ).with_columns(pl.col(c).replace("role", word) for c in ("unit",) if c in frame.columns)
-    return frame.to_pandas().to_html(index=False, float_format=lambda x: f"{x:.4g}", border=0)
-
-
-def _html(summary: str, t: dict, images: list[Path], word: str = "role") -> str:
-    parts = [
-        "<html><head><meta charset='utf-8'><title>menhir report</title>",
-        "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}"
-        "table{border-collapse:collapse;font-size:small}td,th{padding:2px 8px;"
-        "border-bottom:1px solid #ccc;text-align:right}</style></head><body>",
-        "<pre>",
-        html.escape(summary),
-        "</pre>",
-    ]
-    for title, name in _HTML_TABLES:
-        if t[name].height:
-            title = title.format(word=word)
-            parts += [f"<h2>{html.escape(title)}</h2>", _html_table(t[name], word)]
-    for img in images:
-        data = base64.b64encode(img.read_bytes()).decode()
-        parts.append(f"<h3>{img.stem}</h3><img src='data:image/png;base64,{data}'/>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    page = build_page(runs, t, meta["bots"], out)
+    (out / "summary.md").write_text(render.markdown(page))
+    (out / "report.html").write_text(render.html(page, out))
 
 
 def _pts(x: float) -> str:
@@ -345,7 +308,8 @@ def _stalemate_lines(bal: pl.DataFrame) -> list[str]:
     lines = []
     for r in bal.filter(pl.col("stalemates") > 0).iter_rows(named=True):
         lines.append(
-            f"- STALEMATE: variant {r['label']}: {r['stalemates']} of {r['games']} games "
+            f"- STALEMATE: variant {r['label']}: {_count(r['stalemates'])} of "
+            f"{_count(r['games'])} games "
             f"({r['no_score']} with no one scoring, {r['capped']} ended by a cap)."
         )
     return lines
@@ -359,14 +323,21 @@ def _flags(t: dict) -> list[str]:
             f"- RULE HOLE? {capped} games of variant {r['label']} ended by the safety cap "
             "(`turn_cap`)."
         )
-    for r in t["win_by_role"].iter_rows(named=True):
+    # one line per role and finding, however many variants it holds in
+    found: dict[tuple, list[str]] = {}
+    for r in t["win_by_role"].sort("order").iter_rows(named=True):
         if r["wins"] == 0 or r["wins"] == r["n"]:
             what = "never" if r["wins"] == 0 else "always"
             if _solo(r):
                 what, games = f"{what} reaches the solo target", "solo games"
             else:
                 what, games = f"{what} wins", "games"
-            flags.append(f"- {r['role']} {what} in variant {r['label']} ({r['n']} {games}).")
+            found.setdefault((r["role"], what), []).append(f"{r['label']} ({r['n']} {games})")
+    for (role, what), where in found.items():
+        if len(where) == 1:
+            flags.append(f"- {role} {what} in variant {where[0]}.")
+        else:
+            flags.append(f"- {role} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
 
 
@@ -397,7 +368,7 @@ def _chi_line(r: dict) -> str:
     sig = "significant" if r["significant"] else "not significant"
     where = f"players {r['players']}: " if "players" in r else ""
     return (
-        f"- {where}{r['test']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, "
+        f"- {where}{r['test']}: chi2 = {memo.stat(r['chi2'])}, dof {r['dof']}, "
         f"p = {r['p_holm']:.2g} (Holm), {sig}"
     )
 
@@ -485,6 +456,9 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
     return f"- {r0['label']}: " + "; then ".join(parts) + "."
 
 
+PAIRWISE_VARIANTS = 6  # variants whose groups the summary spells out
+
+
 def _pairwise_lines(t: dict, word: str) -> list[str]:
     pairs = t["pairwise"]
     if not pairs.height:
@@ -502,8 +476,15 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         if not sub.height:
             continue
         lines.append(f"{unit_word.capitalize()}s:")
-        for _, v in sub.group_by(KEY, maintain_order=True):
+        parts = [v for _, v in sub.group_by(KEY, maintain_order=True)]
+        # the list must not grow with the sweep: the first variants, then pairwise.csv
+        for v in parts[:PAIRWISE_VARIANTS]:
             lines.append(_group_line(v.row(0, named=True), v, unit_word))
+        if len(parts) > PAIRWISE_VARIANTS:
+            lines.append(
+                f"- and {len(parts) - PAIRWISE_VARIANTS} more variants: every pair in "
+                "`pairwise.csv`."
+            )
         lines.append("")
     worst = pairwise.worth_playing(pairs)
     if worst is not None:
@@ -532,9 +513,35 @@ def _rule_hole_lines(t: dict, word: str) -> list[str]:
         return []
     group = t["_meta"]["group"][0]
     labels = {(r["run"], r["variant"]): r["label"] for r in t["keys"].iter_rows(named=True)}
-    holes = decisions.rule_holes(mix, group, labels, word if group == "role" else "seat")
+    holes = _merge_variants(
+        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat"),
+        t["keys"]["label"].to_list(),
+    )
     title = "## Rule holes: what the players never or only sometimes did"
     return [title, "", *holes, ""] if holes else []
+
+
+def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
+    """One line per finding, not per variant: "- variant v0 (...): X" lines that say the same X
+    in several variants become "- variants v0 (...), v1 (...): X" or "- every variant: X"."""
+    found: dict[str, list[str]] = {}
+    for line in lines:
+        label = next((x for x in labels if line.startswith(f"- variant {x}: ")), None)
+        if label is None:
+            found.setdefault(line, [])
+            continue
+        found.setdefault(line.removeprefix(f"- variant {label}: "), []).append(label)
+    out = []
+    for text, where in found.items():
+        if not where:
+            out.append(text)
+        elif len(where) == 1:
+            out.append(f"- variant {where[0]}: {text}")
+        elif len(where) == len(labels):
+            out.append(f"- every variant: {text}")
+        else:
+            out.append(f"- variants {', '.join(where)}: {text}")
+    return out
 
 
 def _skill_lines(t: dict) -> list[str]:
@@ -551,16 +558,83 @@ def _skill_lines(t: dict) -> list[str]:
 
 
 def summary_text(runs: list[Run], t: dict, bots: str) -> str:
+    """summary.md: the headline, then the sections of the report as Markdown."""
+    return render.markdown(build_page(runs, t, bots, None))
+
+
+_CSV_FILES = [
+    ("win_by_role.csv", "win rate of each role per variant, Wilson interval, test against fair"),
+    ("win_by_role_side.csv", "the same per role and side"),
+    ("win_by_seat.csv", "win rate of each seat per variant"),
+    ("variant_differences.csv", "every variant minus its baseline, per role and seat 0"),
+    ("pairwise.csv", "every pair of roles and of seats, told apart or not, games needed"),
+    ("balance.csv", "spread, first-seat advantage, length and caps per variant"),
+    ("chi_square.csv", "chi-square tests across variants"),
+    ("stalemates.csv", "stalemates and capped games per variant"),
+    ("game_length.csv", "mean rounds and turns per variant"),
+    ("end_reasons.csv", "how games end, per variant"),
+    ("score_components.csv", "mean points of each scoring component"),
+    ("decision_mix.csv", "mean decisions of each kind per game"),
+    ("across_levels.csv", "findings checked across bot levels"),
+    ("skill_in_mixed_games.csv", "each bot's win share in mixed games"),
+]
+
+_CAPTIONS = {
+    "win_by_role_sweep": "One line per {word} against {param}, with its 95% band: a line that "
+    "climbs or falls is what the parameter changes; flat lines it does not.",
+    "win_by_role": "Win rate by {word}, one bar per variant with its 95% interval: bars far "
+    "from the dashed fair-share line are the imbalance.",
+    "role_seat_heatmap": "Win rate by {word} and seat over all variants: a row or column much "
+    "lighter or darker than the rest is a {word} or seat effect.",
+    "win_by_seat": "Win rate by seat: a bar above the dashed fair-share line is a seat advantage.",
+    "win_by_seat_sweep": "One line per seat against {param}, with its 95% band: lines apart are "
+    "a seat effect, lines that move are what the parameter does to it.",
+    "variant_differences": "Variant vs baseline: dots right of zero help that {word} or seat; "
+    "stars are significant after Holm.",
+    "pairwise_heatmap": "Row minus column win rate for every pair, strongest first: strong "
+    "colours are big gaps, * marks pairs told apart.",
+    "balance": "Left: strongest minus weakest {word}; right: the first seat's edge over its "
+    "fair share, with its interval.",
+    "game_length": "Game length in rounds: a long tail or a second peak points to a stalling rule.",
+    "end_reasons": "How games end: any share ended by a cap or a stalemate is a rule hole to "
+    "look at.",
+    "score_distribution": "Final scores (box: middle half, whiskers: 5th to 95th percentile): "
+    "boxes apart mean scores differ, not only wins.",
+    "score_components": "Where the points come from: a colour missing for one {group} is a "
+    "scoring rule it never uses.",
+    "decision_mix": "Decision mix: a dark column is a decision nobody takes, a rule the bots "
+    "never use.",
+}
+
+
+def _numeric(table: pl.DataFrame | None, param: str | None) -> bool:
+    """A sweep over a numeric parameter (drawn as lines against it, not as grouped bars)."""
+    return bool(param and table is not None and table.height and table[param].dtype.is_numeric())
+
+
+def _figures(names: list[str], out: Path | None, word: str, param, group: str) -> list:
+    shown = []
+    for name in names:
+        if out is None or (out / f"{name}.png").exists():
+            caption = _CAPTIONS[name].format(word=word, param=param, group=group)
+            shown.append((name, caption))
+    return shown
+
+
+def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.Page:
+    """The report as a page: headline, context, then sections (tables and their plots)."""
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
-    word = t["_meta"]["word"][0] if "word" in t["_meta"].columns else "role"
+    meta = t["_meta"].row(0, named=True)
+    word, group, param = meta.get("word") or "role", meta["group"], meta["param"]
+    solo_only = t["win_by_seat"]["fair"].null_count() == t["win_by_seat"].height
     paired = ", ".join(f"{r.name}: {r.manifest.get('paired')}" for r in runs)
-    stalemates = _stalemate_lines(bal)
     game_ids = dict.fromkeys(str(r.manifest.get("game")) for r in runs)
-    lines = [
-        f"# menhir report: {', '.join(r.name for r in runs)}",
-        "",
+    holes = _rule_hole_lines(t, word)
+    n_holes = max(0, len(holes) - 3)
+    stalemates = _stalemate_lines(bal)
+    context = [
         *([*stalemates, ""] if stalemates else []),
-        f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {int(info['games'].sum())} games; "
+        f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {_count(info['games'].sum())} games; "
         f"common random numbers: {paired}. {_baseline_text(t['keys'])}",
         "",
         f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
@@ -568,44 +642,131 @@ def summary_text(runs: list[Run], t: dict, bots: str) -> str:
         "",
         *levels.headline(t.get("across_levels", pl.DataFrame())),
         *_headline(t, word),
-        "## Flags",
-        "",
-        *(_flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."]),
-        "",
-        *_rule_hole_lines(t, word),
-        *levels.summary_lines(t.get("across_levels", pl.DataFrame())),
-        *_skill_lines(t),
     ]
+    fig = lambda names: _figures(names, out, word, param, group)  # noqa: E731
+    far = memo.far_flags(t, word)
+    sections = [
+        render.Section(
+            "flags",
+            "Flags",
+            far + _flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."],
+        )
+    ]
+    marks = (
+        f"{memo.SIG} significant after Holm against the fair share, {memo.SIG}{memo.FAR} also "
+        f"outside {memo.FAR_BAND[0]}x to {memo.FAR_BAND[1]}x of it (a flag)."
+    )
+    rates_text = (
+        "Reaching the solo target: share of games, 95% Wilson interval."
+        if solo_only
+        else f"Wins per game played, 95% Wilson interval; {marks}"
+    )
+    if not solo_only and t["win_by_seat"]["fair"].null_count():
+        rates_text += " In solo variants: the share of games reaching the solo target."
+    if t["win_by_role"].height:
+        sweep = "win_by_role_sweep" if _numeric(t["_sweep"], param) else None
+        sections.append(
+            render.Section(
+                "roles",
+                f"{word.capitalize()}s",
+                [f"Win rate by {word}. {rates_text}"],
+                memo.rate_table(t["win_by_role"], "role", memo.pretty).rename(columns={"": word}),
+                images=fig([sweep or "win_by_role", "role_seat_heatmap"]),
+            )
+        )
+    sections.append(
+        render.Section(
+            "seats",
+            "Seats",
+            [f"Win rate by seat (seat 0 plays first). {rates_text}"],
+            memo.rate_table(t["win_by_seat"], "seat", lambda s: f"seat {s}").rename(
+                columns={"": "seat"}
+            ),
+            images=fig(
+                ["win_by_seat_sweep" if _numeric(t["_seat_sweep"], param) else "win_by_seat"]
+            ),
+        )
+    )
     if diff.height:
+        # a forest plot of many variants is unreadable: the table and the sweep plot say it
+        forest = ["variant_differences"] if diff["label"].n_unique() <= 6 else []
         sig = diff.filter(pl.col("significant"))
-        lines += ["## Significant differences from the baseline", ""]
-        lines += [_difference_line(r) for r in sig.iter_rows(named=True)] or [
-            f"- none of {diff.height} comparisons is significant after Holm "
-            f"({', '.join(sorted(set(diff['method'])))})."
-        ]
-        lines.append("")
+        methods = ", ".join(sorted(set(diff["method"])))
+        if sig.height:
+            bases = ", ".join(diff["baseline"].unique(maintain_order=True).to_list())
+            text = [
+                f"Win-rate change from the baseline ({bases}) in points, 95% interval "
+                f"({methods}); {memo.SIG} significant after Holm over all {diff.height} "
+                f"comparisons (smallest p {memo.p_is(sig['p_holm'].min())}). Only variants "
+                "with a significant change are shown; `variant_differences.csv` has them all."
+            ]
+            table = memo.difference_table(diff, word)
+        else:
+            text = [f"- none of {diff.height} comparisons is significant after Holm ({methods})."]
+            table = None
+        sections.append(
+            render.Section(
+                "differences",
+                "Significant differences from the baseline",
+                text,
+                table,
+                images=fig(forest),
+            )
+        )
+    pair_lines = _pairwise_lines(t, word)
+    if pair_lines:
+        sections.append(
+            render.Section(
+                "pairwise", pair_lines[0][3:], pair_lines[2:], images=fig(["pairwise_heatmap"])
+            )
+        )
+    spread_note = (
+        f"The {word} spread is the strongest minus the weakest {word}; max minus min of noisy "
+        "rates is biased upward, and its interval allows for it."
+    )
+    seat_note = (
+        "" if solo_only else " First-seat advantage: seat 0's win rate minus its fair share."
+    )
+    sections.append(
+        render.Section(
+            "balance",
+            "Balance per variant",
+            [spread_note + seat_note],
+            memo.balance_table(bal, word),
+            images=fig(["balance", "game_length", "end_reasons"]),
+        )
+    )
     chi = t["chi_square"]
     if chi.height:
-        lines += ["## Chi-square tests across variants", ""]
-        lines += [_chi_line(r) for r in chi.iter_rows(named=True)]
-        lines.append("")
-    lines += ["## Balance", ""]
-    lines += [_balance_line(r, word) for r in bal.iter_rows(named=True)]
-    lines.append("")
-    lines += _pairwise_lines(t, word)
-    for title, table, key, shown in [
-        (f"{word.capitalize()}s", t["win_by_role"], "role", word),
-        ("Seats", t["win_by_seat"], "seat", "seat"),
-    ]:
-        if not table.height:
-            continue
-        lines += [f"## {title}", ""]
-        lines += [_rate_line(r, key, shown) for r in table.iter_rows(named=True)]
-        lines.append("")
-    lines += ["## Game length", ""]
-    for r in t["game_length"].iter_rows(named=True):
-        lines.append(
-            f"- variant {r['label']}: {r['mean_rounds']:.1f} rounds, "
-            f"{r['mean_turns']:.1f} turns on average over {r['games']} games"
+        sections.append(
+            render.Section(
+                "chi-square",
+                "Chi-square tests across variants",
+                [_chi_line(r) for r in chi.iter_rows(named=True)],
+            )
         )
-    return "\n".join(lines) + "\n"
+    if holes:
+        sections.append(
+            render.Section("rule-holes", holes[0][3:], holes[2:], images=fig(["decision_mix"]))
+        )
+    elif out is not None and (out / "decision_mix.png").exists():
+        sections.append(
+            render.Section("decisions", "What the players did", images=fig(["decision_mix"]))
+        )
+    lv = levels.summary_lines(t.get("across_levels", pl.DataFrame()))
+    if lv:
+        sections.append(render.Section("across-levels", lv[0][3:], lv[2:]))
+    skill = _skill_lines(t)
+    if skill:
+        sections.append(render.Section("skill", skill[0][3:], skill[2:]))
+    sections.append(
+        render.Section("scores", "Scores", images=fig(["score_distribution", "score_components"]))
+    )
+    files = [(n, w) for n, w in _CSV_FILES if out is None or (out / n).exists()]
+    return render.Page(
+        title=f"menhir report: {', '.join(r.name for r in runs)}",
+        headline=memo.headline(t, word, group, param, n_holes),
+        context=context,
+        sections=sections,
+        files=files,
+    )

@@ -18,6 +18,7 @@ from reports import make_report
 from reports.report import compare_label
 from reports.stats import stalemates_lazy
 from reports.synthetic import write_run
+from tests.reports.mdtable import section, table
 
 GAMES = 1500
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,10 +74,12 @@ def test_paired_interval_matches_statsmodels_on_per_game_differences(rigged):
 def test_summary_states_significant_differences_in_words(rigged):
     _, out = rigged
     summary = (out / "summary.md").read_text()
-    line = next(x for x in summary.splitlines() if "trusted's win rate" in x)
-    assert line.startswith("- romans_in_play 14 vs 11: the trusted's win rate changes by +")
-    assert re.search(r"by \+\d+\.\d points \[\+\d+\.\d, \+\d+\.\d\] \(paired", line)
-    assert line.endswith("significant after Holm") and "not significant" not in line
+    # one table: a row per role and seat 0, a column per variant with a significant change
+    text = section(summary, "Significant differences from the baseline")
+    assert "in points, 95% interval (paired); * significant after Holm" in text
+    row = next(r for r in table(text) if r["role"] == "trusted")
+    cell = row["romans_in_play 14 vs 11"]
+    assert re.fullmatch(r"\+\d+\.\d \[\+\d+\.\d, \+\d+\.\d\] \*", cell)
     assert "romans_in_play 13 vs 11" not in summary
     html = (out / "report.html").read_text()
     assert "Variant vs baseline" in html and "Balance per variant" in html
@@ -113,10 +116,11 @@ def test_stalemates_flagged_at_the_top(rigged):
     summary = (out / "summary.md").read_text()
     head = summary.split("## Flags")[0]
     assert (
-        f"STALEMATE: variant v1 (romans_in_play=13): 7 of {GAMES} games "
+        f"STALEMATE: variant v1 (romans_in_play=13): 7 of {GAMES:,} games "
         "(7 with no one scoring, 7 ended by a cap)" in head
     )
-    assert "STALEMATE: variant v0" not in summary and "v2 (romans" not in head
+    assert "STALEMATE: variant v0" not in summary
+    assert not any("STALEMATE" in x and "v2 (romans" in x for x in head.splitlines())
 
 
 def test_stalemate_rules_on_a_hand_built_table():
@@ -167,7 +171,8 @@ def test_unpaired_run_uses_newcombe_and_says_so(tmp_path):
     row = diff.filter(pl.col("group") == "haggler")
     assert row["ci_low"][0] == pytest.approx(lo) and row["ci_high"][0] == pytest.approx(hi)
     assert diff.filter(pl.col("group") == "fastest")["significant"][0]
-    assert "(unpaired, p = " in (out / "summary.md").read_text()
+    text = section((out / "summary.md").read_text(), "Significant differences from the baseline")
+    assert "95% interval (unpaired); * significant after Holm" in text
 
 
 def test_two_runs_side_by_side(tmp_path):
@@ -201,9 +206,9 @@ def test_two_runs_side_by_side(tmp_path):
     assert wanderer["significant"][0]
     summary = (tmp_path / "x" / "summary.md").read_text()
     assert "# menhir report: alpha, beta, alpha (c)" in summary
-    assert "beta: v1 (romans_in_play=13) vs alpha: v0 (romans_in_play=11): the wanderer's" in (
-        summary
-    )
+    text = section(summary, "Significant differences from the baseline")
+    row = next(r for r in table(text) if r["role"] == "wanderer")
+    assert row["beta: v1 (romans_in_play=13) vs alpha: v0 (romans_in_play=11)"].endswith(" *")
     seats = pl.read_csv(tmp_path / "x" / "win_by_seat.csv")
     assert seats.height == 6 * 4 and seats["label"].n_unique() == 6
 

@@ -1,6 +1,7 @@
 """Reports over several player counts: solo variants have no fair share, and variants are only
 compared (differences, chi-square) with variants of their own player count."""
 
+import re
 import warnings
 
 import matplotlib.axes
@@ -11,6 +12,7 @@ from statsmodels.stats.multitest import multipletests
 
 from reports import make_report
 from reports.synthetic import write_run
+from tests.reports.mdtable import section, table
 
 
 def _players(run) -> pl.DataFrame:
@@ -84,11 +86,20 @@ def test_solo_summary_makes_no_fair_share_claim(solo):
         f"({trusted.height} solo games)." in summary
     )
     rate = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "fastest"))
-    assert f"role fastest reaches the solo target in {100 * rate['win'].mean():.1f}% ± " in summary
-    assert "v0 (players=1): seat 0 reaches the solo target in" in summary
-    line = next(x for x in summary.splitlines() if x.startswith("- v0 (players=1): role spread"))
-    assert "first-seat advantage n/a" in line
-    assert "v1 (players=2): seat 0 wins" in summary and "against a fair 50%" in summary
+    roles = table(section(summary, "Roles"))
+    fastest = next(r for r in roles if r["role"] == "fastest")
+    # a solo cell: the share reaching the target with its interval, no significance mark
+    assert re.fullmatch(
+        rf"{100 * rate['win'].mean():.1f}% \[\d+\.\d, \d+\.\d\]", fastest["v0 (players=1)"]
+    )
+    seats = {r["seat"]: r for r in table(section(summary, "Seats"))}
+    assert "reaching the solo target" in section(summary, "Seats").lower()
+    assert seats["fair share"]["v0 (players=1)"] == "solo"
+    assert seats["fair share"]["v1 (players=2)"] == "50%"
+    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]( \*!?)?", seats["seat 0"]["v1 (players=2)"])
+    balance = {r["variant"]: r for r in table(section(summary, "Balance per variant"))}
+    assert balance["v0 (players=1)"]["first-seat advantage (points)"] == "n/a (solo)"
+    assert balance["v0 (players=1)"]["role spread (points)"] != ""
     # alone at their player count: nothing is compared
     assert not (out / "variant_differences.csv").exists() and not (out / "chi_square.csv").exists()
     assert "players 1, 2: one variant each, not compared" in summary
@@ -172,8 +183,9 @@ def test_summary_names_the_baseline_of_each_player_count(two_counts):
         "Variants are compared only with the baseline of their player count "
         "(players 2: v0 (romans_in_play=11); players 3: v2 (romans_in_play=11))." in summary
     )
-    line = next(x for x in summary.splitlines() if "trusted's win rate" in x)
-    assert line.startswith("- players 3, romans_in_play 13 vs 11: the trusted's win rate")
+    text = section(summary, "Significant differences from the baseline")
+    trusted = next(r for r in table(text) if r["role"] == "trusted")
+    assert trusted["players 3, romans_in_play 13 vs 11"].endswith(" *")
     assert "- players 3: role x variant wins: chi2 = " in summary
     assert "- players 2: role x variant wins: chi2 = " in summary
 
@@ -183,11 +195,11 @@ def test_variant_mixing_player_counts_is_grouped_alone(tmp_path):
     run = write_run(
         tmp_path / "run", games=200, values=(11, 13, 14), players=(2, 3, 3), chunk_games=100
     )
-    for table in ("games", "players"):
+    for kind in ("games", "players"):
         part = "part-000000000100-100.parquet"
-        moved = pl.read_parquet(run / table / "variant=v1" / part)
+        moved = pl.read_parquet(run / kind / "variant=v1" / part)
         moved.with_columns(pl.lit("v0").alias("variant")).write_parquet(
-            run / table / "variant=v0" / part
+            run / kind / "variant=v0" / part
         )
     out = make_report([run], tmp_path / "report")
     diff = pl.read_csv(out / "variant_differences.csv")

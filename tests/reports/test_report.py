@@ -7,6 +7,7 @@ from click.testing import CliRunner
 import experiments
 from experiments.cli import cli
 from reports import make_report
+from tests.reports.mdtable import section, table
 
 CONFIG = {
     "name": "tiny",
@@ -55,7 +56,9 @@ def test_report_writes_every_artefact(report_dir):
     html = (out / "report.html").read_text()
     assert "data:image/png;base64," in html and "src='http" not in html
     summary = (out / "summary.md").read_text()
-    assert "bots: greedy" in summary and "against a fair 33%" in summary
+    assert "bots: greedy" in summary
+    seats = table(section(summary, "Seats"))
+    assert next(r for r in seats if r["seat"] == "fair share")["v0 (romans_in_play=11)"] == "33%"
 
 
 def test_win_rates_match_the_players_table(run_dir, report_dir):

@@ -1,0 +1,427 @@
+"""The memo a designer reads first: headline sentences, flags and display tables.
+
+Everything here turns the report's aggregated tables into words and into small display tables
+(pandas frames of strings: one row per role, seat or variant, one column per variant) that
+`summary.md` prints as Markdown and `report.html` renders with pandas' Styler. Numbers are shown
+the way a designer reads them: win rates as percentages with their 95% interval
+(`56.7% [55.9, 57.6]`), differences in points, p-values to two significant digits, counts with
+thousands separators; internal column names never appear.
+
+A role or seat is *far from its fair share* when its win rate is significantly off the fair
+share (Holm) and outside ``FAR_BAND`` times the fair share (0.5x to 1.5x): that is a flag.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import polars as pl
+
+FAR_BAND = (0.5, 1.5)
+SIG = "*"  # significant after Holm
+FAR = "!"  # outside FAR_BAND of the fair share
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def pct_ci(rate: float, lo: float, hi: float) -> str:
+    return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def pts_ci(d: float, lo: float, hi: float) -> str:
+    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to two significant digits (below double precision: "< 1e-300")."""
+    if p is None:
+        return "n/a"
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+
+
+def p_is(p: float | None) -> str:
+    """'= 0.0012' or '< 1e-300', to follow 'p'."""
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def title(name) -> str:
+    """A role's name in prose, as a rulebook writes it: the Trusted."""
+    return pretty(name).title()
+
+
+def count(n) -> str:
+    return f"{int(n):,}"
+
+
+def pretty(name) -> str:
+    return str(name).replace("_", " ")
+
+
+def far(r: dict) -> bool:
+    """Significantly off the fair share and outside the band (never for solo variants)."""
+    if r.get("fair") is None or not r.get("p_holm_significant"):
+        return False
+    ratio = r["win_rate"] / r["fair"]
+    return ratio < FAR_BAND[0] or ratio > FAR_BAND[1]
+
+
+def _cell(r: dict) -> str:
+    text = pct_ci(r["win_rate"], r["ci_low"], r["ci_high"])
+    if r.get("fair") is not None and r.get("p_holm_significant"):
+        text += " " + SIG + (FAR if far(r) else "")
+    return text
+
+
+def _variants(table: pl.DataFrame) -> list[str]:
+    return table.sort("order")["label"].unique(maintain_order=True).to_list()
+
+
+def rate_table(table: pl.DataFrame, key: str, name) -> pd.DataFrame:
+    """One row per role (or seat), one column per variant, then the fair share and games."""
+    variants = _variants(table)
+    whos = sorted(table[key].unique().to_list())
+    cells = {(r[key], r["label"]): r for r in table.iter_rows(named=True)}
+    rows = []
+    for who in whos:
+        row = {"": name(who)}
+        for v in variants:
+            r = cells.get((who, v))
+            row[v] = _cell(r) if r else "-"
+        rows.append(row)
+    firsts = {v: next(r for (w, lab), r in cells.items() if lab == v) for v in variants}
+    if any(r["fair"] is not None for r in firsts.values()):
+        rows.append(
+            {"": "fair share"}
+            | {
+                v: "solo" if r["fair"] is None else f"{100 * r['fair']:.0f}%"
+                for v, r in firsts.items()
+            }
+        )
+    games = table.group_by("label").agg(pl.col("n").sum())
+    n = dict(games.iter_rows())
+    rows.append(
+        {"": f"{'seats' if key == 'seat' else 'plays'} counted"}
+        | {v: count(n[v]) for v in variants}
+    )
+    return pd.DataFrame(rows)
+
+
+def far_flags(t: dict, word: str) -> list[str]:
+    """One flag per role or seat far from its fair share in some variant."""
+    lines = []
+    for unit, table in (("role", t["win_by_role"]), ("seat", t["win_by_seat"])):
+        if not table.height:
+            continue
+        rows = [r for r in table.sort("order").iter_rows(named=True) if far(r)]
+        by_who: dict = {}
+        for r in rows:
+            by_who.setdefault(r[unit], []).append(r)
+        total = table["label"].n_unique()
+        for who, rs in by_who.items():
+            low = [r for r in rs if r["win_rate"] < r["fair"]]
+            side = "below half" if len(low) == len(rs) else "above 1.5 times"
+            if low and len(low) < len(rs):
+                side = "outside 0.5 to 1.5 times"
+            ext = max(rs, key=lambda r: abs(r["win_rate"] / r["fair"] - 1))
+            where = f" in {len(rs)} of {total} variants" if total > 1 else ""
+            lines.append(
+                f"- FAR FROM FAIR: {_named(unit, who, word)} wins {side} its fair share{where} "
+                f"(furthest: {pct_ci(ext['win_rate'], ext['ci_low'], ext['ci_high'])} against a "
+                f"fair {100 * ext['fair']:.0f}%"
+                + (f" in {ext['label']}" if total > 1 else "")
+                + ")."
+            )
+    return lines
+
+
+def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
+    """Variant minus baseline, points with interval: one row per role (and seat 0), one column
+    per variant that has at least one significant difference."""
+    shown = diff.filter(pl.col("significant")).select("run", "variant").unique()
+    d = diff.join(shown, on=["run", "variant"], how="semi")
+    columns, cells, whos = [], {}, []
+    for r in d.iter_rows(named=True):
+        from reports.report import compare_label
+
+        col = compare_label(r["label"], r["baseline"])
+        if "players" in r:
+            col = f"players {r['players']}, {col}"
+        who = f"seat {r['group']}" if r["unit"] == "seat" else pretty(r["group"])
+        if col not in columns:
+            columns.append(col)
+        if who not in whos:
+            whos.append(who)
+        mark = f" {SIG}" if r["significant"] else ""
+        cells[(who, col)] = pts_ci(r["diff"], r["ci_low"], r["ci_high"]) + mark
+    rows = [{word: w} | {c: cells.get((w, c), "") for c in columns} for w in whos]
+    return pd.DataFrame(rows)
+
+
+def balance_table(bal: pl.DataFrame, word: str) -> pd.DataFrame:
+    rows = []
+    for r in bal.iter_rows(named=True):
+        if r["spread"] is None:
+            spread = strongest = weakest = ""
+        else:
+            spread = f"{100 * r['spread']:.1f}"
+            if r.get("spread_low") is not None:
+                spread += f" [{100 * r['spread_low']:.1f}, {100 * r['spread_high']:.1f}]"
+            strongest = f"{pretty(r['best_role'])} {pct(r['best_rate'])}"
+            weakest = f"{pretty(r['worst_role'])} {pct(r['worst_rate'])}"
+        if r["seat0_advantage"] is None:
+            seat0 = "n/a (solo)"
+        else:
+            seat0 = pts_ci(r["seat0_advantage"], r["seat0_adv_low"], r["seat0_adv_high"])
+        capped = round(r["turn_cap_share"] * r["games"])
+        rows.append(
+            {
+                "variant": r["label"],
+                "games": count(r["games"]),
+                f"{word} spread (points)": spread,
+                "strongest": strongest,
+                "weakest": weakest,
+                "first-seat advantage (points)": seat0,
+                "rounds": f"{r['mean_rounds']:.1f}",
+                "turns": f"{r['mean_turns']:.1f}",
+                "ended by the safety cap": count(capped),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def chi_table(chi: pl.DataFrame) -> pd.DataFrame:
+    rows = []
+    for r in chi.iter_rows(named=True):
+        test = f"players {r['players']}: {r['test']}" if "players" in r else r["test"]
+        rows.append(
+            {
+                "test": test,
+                "chi-square": stat(r["chi2"]),
+                "degrees of freedom": str(r["dof"]),
+                "p (Holm)": p_text(r["p_holm"]),
+                "significant": "yes" if r["significant"] else "no",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def markdown_table(frame: pd.DataFrame) -> list[str]:
+    """A pipe table (GitHub/markdown-it syntax)."""
+
+    def esc(x) -> str:
+        return str(x).replace("|", "\\|")
+
+    cols = [esc(c) or " " for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(esc(x) for x in row) + " |")
+    return lines
+
+
+# --------------------------------------------------------------------------- headline
+
+
+def _named(unit: str, who, word: str) -> str:
+    """In prose: the Trusted (roles), the leader Boadicee (another word), seat 2."""
+    if unit == "seat":
+        return f"seat {who}"
+    return f"the {title(who)}" if word == "role" else f"the {word} {title(who)}"
+
+
+def _extremes(table: pl.DataFrame) -> tuple[dict, dict] | None:
+    """The strongest and the weakest of the variant where they are furthest apart."""
+    rows = [r for r in table.sort("order").iter_rows(named=True) if r["fair"] is not None]
+    if not rows:
+        return None
+    best = None
+    for label in dict.fromkeys(r["label"] for r in rows):
+        part = [r for r in rows if r["label"] == label]
+        top = max(part, key=lambda r: r["win_rate"] / r["fair"])
+        bottom = min(part, key=lambda r: r["win_rate"] / r["fair"])
+        gap = (top["win_rate"] - bottom["win_rate"]) / top["fair"]
+        if best is None or gap > best[0] + 1e-12:
+            best = (gap, top, bottom)
+    return best[1], best[2]
+
+
+def _imbalance_sentence(t: dict, word: str, group: str, several: bool) -> str | None:
+    table = t["win_by_role"] if group == "role" else t["win_by_seat"]
+    ext = _extremes(table)
+
+    def name(r):
+        text = _named(group, r[group], word)
+        return text[0].upper() + text[1:]
+
+    def where(r):
+        return f" in {r['label']}" if several else ""
+
+    if ext is None:
+        rows = table.sort("win_rate", descending=True).to_dicts()
+        if not rows:
+            return None
+        a, b = rows[0], rows[-1]
+        return (
+            f"{name(a)} reaches the solo target in "
+            f"{pct_ci(a['win_rate'], a['ci_low'], a['ci_high'])} of its games{where(a)}, "
+            f"{_named(group, b[group], word)} in "
+            f"{pct_ci(b['win_rate'], b['ci_low'], b['ci_high'])}{where(b)}."
+        )
+    top, bottom = ext
+    if not (top["p_holm_significant"] or bottom["p_holm_significant"]):
+        return (
+            f"No {word if group == 'role' else 'seat'} wins significantly more or less than its "
+            f"fair share of {100 * top['fair']:.0f}%: the rates run from "
+            f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])} to "
+            f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])}."
+        )
+    lower = _named(group, bottom[group], word)
+    if several and top["label"] == bottom["label"]:
+        # one variant holds both extremes: name it once, first
+        return (
+            f"In {top['label']}, {_named(group, top[group], word)} wins "
+            f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])} of its games and {lower} "
+            f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])}, against a fair "
+            f"{100 * top['fair']:.0f}%."
+        )
+    fair = (
+        f"against a fair {100 * top['fair']:.0f}%"
+        if abs(top["fair"] - bottom["fair"]) < 1e-9
+        else f"against fair shares of {100 * top['fair']:.0f}% and {100 * bottom['fair']:.0f}%"
+    )
+    return (
+        f"{name(top)} wins {pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])} of its games"
+        f"{where(top)} and {lower} "
+        f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])}{where(bottom)}, {fair}."
+    )
+
+
+def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
+    chi = t["chi_square"]
+    if not chi.height or not t["win_by_role"].height:
+        return None
+    per = chi.filter(pl.col("test").str.ends_with(" win rate across variants"))
+    if not per.height:
+        return None
+    changed = per.filter(pl.col("significant"))["test"].str.replace(
+        " win rate across variants$", ""
+    )
+    same = per.filter(~pl.col("significant"))["test"].str.replace(" win rate across variants$", "")
+    by_role = t["win_by_role"].sort("order")
+    what = f"Across the {by_role['label'].n_unique()} variants,"
+    sweep = t.get("_sweep")
+    if param and sweep is not None and sweep[param].dtype.is_numeric() and sweep.height:
+        values = sweep[param].drop_nulls()
+        what = f"Changing {param} from {values.min()} to {values.max()}"
+    elif param:
+        what = f"Across the values of {param},"
+    parts = []
+    source = t["_sweep"].sort(param) if t.get("_sweep") is not None and param else by_role
+    at = param or "label"
+    spans = []
+    for role in changed.to_list():
+        rows = source.filter(pl.col("role") == role)
+        lo, hi = (
+            rows.row(rows["win_rate"].arg_min(), named=True),
+            rows.row(rows["win_rate"].arg_max(), named=True),
+        )
+        spans.append((hi["win_rate"] - lo["win_rate"], role, lo, hi))
+    for _, role, lo, hi in sorted(spans, key=lambda x: (-x[0], x[1]))[:3]:
+        where = (lambda r: f" at {r[at]}") if param else (lambda r: f" in {r[at]}")
+        parts.append(
+            f"{_named('role', role, word)} between {pct(lo['win_rate'])}{where(lo)} and "
+            f"{pct(hi['win_rate'])}{where(hi)}"
+        )
+    more = len(changed) - len(parts)
+    moves = "moves" if what.startswith("Changing") else "the win rate moves for"
+    text = what + " "
+    if parts:
+        text += f"{moves} {', '.join(parts)}" + (f" and {more} more {word}s" if more > 0 else "")
+        text += " (significant after Holm)"
+        if len(same):
+            text += f" but not the {', '.join(title(x) for x in same)}"
+    elif what.startswith("Changing"):
+        text += f"changes no {word}'s win rate significantly (after Holm)"
+    else:
+        text += f"no {word}'s win rate changes significantly (after Holm)"
+    return text + "."
+
+
+def _seat_sentence(t: dict) -> str | None:
+    seats = [r for r in t["win_by_seat"].iter_rows(named=True) if r["fair"] is not None]
+    if not seats:
+        return None
+    several = t["win_by_seat"]["label"].n_unique() > 1
+    sig = [r for r in seats if r["p_holm_significant"]]
+    if not sig:
+        bal = [r for r in t["balance"].iter_rows(named=True) if r["seat0_advantage"] is not None]
+        r = bal[0]
+        return (
+            "No seat wins significantly more or less than its fair share (first-seat advantage "
+            f"{pts_ci(r['seat0_advantage'], r['seat0_adv_low'], r['seat0_adv_high'])} points"
+            + (f" in {r['label']}" if several else "")
+            + ")."
+        )
+    r = max(sig, key=lambda r: abs(r["win_rate"] - r["fair"]))
+    first = " (the first player)" if r["seat"] == 0 else ""
+    return (
+        f"Seat {r['seat']}{first} wins {pct_ci(r['win_rate'], r['ci_low'], r['ci_high'])} of its "
+        f"games against a fair {100 * r['fair']:.0f}%"
+        + (f" in {r['label']}" if several else "")
+        + f", the largest seat effect ({len(sig)} of {len(seats)} seat rates differ significantly)."
+    )
+
+
+def _flag_sentence(t: dict, word: str, far_lines: list[str], holes: int) -> str:
+    parts = []
+    if far_lines:
+        names = [x.split(" wins ")[0].removeprefix("- FAR FROM FAIR: ") for x in far_lines]
+        shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        parts.append(
+            f"{shown} {'is' if len(names) == 1 else 'are'} outside "
+            f"{FAR_BAND[0]}x to {FAR_BAND[1]}x of the fair share"
+        )
+    bal = t["balance"]
+    capped = int(round((bal["turn_cap_share"] * bal["games"]).sum()))
+    if capped:
+        parts.append(f"{count(capped)} games ended by the safety cap")
+    stalemates = int(bal["stalemates"].sum()) if "stalemates" in bal.columns else 0
+    if stalemates:
+        parts.append(f"{count(stalemates)} stalemates")
+    if holes:
+        parts.append(f"{holes} possible rule hole{'s' if holes > 1 else ''}")
+    across = t.get("across_levels", pl.DataFrame())
+    if across.height and across["bot_dependent"].any():
+        n = int(across["bot_dependent"].sum())
+        parts.append(
+            f"{n} finding{'s' if n > 1 else ''} depend{'s' if n == 1 else ''} on the bot level"
+        )
+    if not parts:
+        return (
+            f"No flags: no {word} or seat outside {FAR_BAND[0]}x to {FAR_BAND[1]}x of its share, "
+            "no safety-cap ends, no rule holes."
+        )
+    return "Flags: " + "; ".join(parts) + "."
+
+
+def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:
+    """Three to six plain sentences from the data, the report's first words."""
+    several = t["keys"].height > 1
+    sentences = [
+        _imbalance_sentence(t, word, group, several),
+        _sweep_sentence(t, word, param) if several else None,
+        _seat_sentence(t) if group == "role" else None,
+        _flag_sentence(t, word, far_flags(t, word), holes),
+    ]
+    info = t["info"]
+    sentences.append(
+        f"From {count(info['games'].sum())} simulated games in {t['keys'].height} "
+        f"variant{'s' if several else ''}; intervals are 95%."
+    )
+    return [s for s in sentences if s]
+
+
+def stat(x: float) -> str:
+    """A test statistic to at most four significant digits (1,256 or 12.3)."""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.1f}"
