@@ -50,13 +50,16 @@ def make_state(
     dev_new=None,
     knights=None,
     robber=None,
+    harbours=None,
     seed=1,
 ):
     """A consistent mid-game state on the board dealt by ``seed``. ``hands``: {seat: {res: n}}
     (taken from the bank); ``settlements``/``cities``: {seat: [vertex, ...]};
     ``roads``: {seat: [edge, ...]}; ``dev``/``dev_new``: {seat: {kind: n}} (taken from the
-    deck); ``knights``: {seat: n}."""
+    deck); ``knights``: {seat: n}; ``harbours``: {slot: type} (type 5 = generic)."""
     s = dealt(data, players, seed)
+    for slot, t in (harbours or {}).items():
+        s[S.SLOT_TYPE + slot] = t
     s[S.PHASE] = phase
     s[S.CUR] = cur
     s[S.SEAT] = cur if seat is None else seat
@@ -150,3 +153,25 @@ def hand(s, seat):
 
 def vp(s, data, seat):
     return int(rules.victory_points(s, data, seat))
+
+
+def roll(s, data, total):
+    """Step ``A_ROLL`` with the first chance seed whose dice sum to ``total``."""
+    for seed in range(1, 2000):
+        out = np.zeros_like(s)
+        rules.step(s, np.int32(S.A_ROLL), data, rng(seed), out)
+        if out[S.DICE] == total:
+            return apply(s, S.A_ROLL, data, seed)
+    raise AssertionError(f"no seed rolls {total}")
+
+
+def set_hex(s, h, terrain, number):
+    s[S.HEX_TERRAIN + h] = terrain
+    s[S.HEX_NUMBER + h] = number
+
+
+def clear_number(s, data, number, keep):
+    """Turn every other hex showing ``number`` into a 0 (it no longer produces)."""
+    for h in range(data.rules[P.G_N_HEX]):
+        if h != keep and s[S.HEX_NUMBER + h] == number:
+            s[S.HEX_NUMBER + h] = 0
