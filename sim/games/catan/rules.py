@@ -38,7 +38,6 @@ from sim.games.catan.params import (
     G_LA_VP,
     G_LR_MIN,
     G_LR_VP,
-    G_N_EDGE,
     G_N_HEX,
     G_N_SLOTS,
     G_N_TOKENS,
@@ -260,11 +259,44 @@ def road_ok(state, data, p, e):
 
 
 @njit(cache=True)
+def road_end_ok(state, data, p, v):
+    """May a new road of ``p`` start from vertex ``v``: own building, or own road at an
+    empty vertex (never through an opponent's building)?"""
+    owner = state[V_OWNER + v]
+    if owner == p:
+        return True
+    if owner != -1:
+        return False
+    return has_road_at(state, data, p, v)
+
+
+@njit(cache=True)
+def road_edges(state, data, p, out, n, first_only):
+    """Append ``A_ROAD + e`` for every edge where ``p`` may build (the same set as
+    :func:`road_ok` over all edges, found from the vertices of ``p``'s network); with
+    ``first_only`` stop at the first. Returns the new count."""
+    for v in range(data.rules[G_N_VERT]):
+        if not road_end_ok(state, data, p, v):
+            continue
+        for k in range(3):
+            e = data.vertex_edges[v, k]
+            if e < 0 or state[E_OWNER + e] != -1:
+                continue
+            w = data.vertex_vertices[v, k]
+            if w < v and road_end_ok(state, data, p, w):
+                continue  # already listed from w
+            out[n] = A_ROAD + e
+            n += 1
+            if first_only:
+                return n
+    return n
+
+
+@njit(cache=True)
 def any_road_ok(state, data, p):
-    for e in range(data.rules[G_N_EDGE]):  # noqa: SIM110  (numba: plain loop)
-        if road_ok(state, data, p, e):
-            return True
-    return False
+    """Is there an edge where ``p`` may build a road?"""
+    buf = np.empty(1, np.int32)
+    return road_edges(state, data, p, buf, 0, True) > 0
 
 
 @njit(cache=True)
@@ -295,7 +327,9 @@ def setup_settle_ok(state, data, v):
 @njit(cache=True)
 def settle_ok(state, data, p, v):
     """A settlement after setup: the distance rule and one of ``p``'s roads at ``v``."""
-    return distance_ok(state, data, v) and has_road_at(state, data, p, v)
+    if not has_road_at(state, data, p, v):
+        return False
+    return distance_ok(state, data, v)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,51 +338,96 @@ def settle_ok(state, data, p, v):
 
 
 @njit(cache=True)
-def road_length(state, data, p):
-    """Longest trail in ``p``'s road network: no edge twice, never through a vertex holding an
-    opponent's building (it may end there). Iterative depth-first search from every vertex."""
-    used = np.zeros(MAX_E, np.uint8)
-    stack_v = np.zeros(MAX_ROADS + 2, np.int64)
-    stack_k = np.zeros(MAX_ROADS + 2, np.int64)
-    stack_e = np.zeros(MAX_ROADS + 2, np.int64)
+def _road_degree(state, data, p, v):
+    d = 0
+    for k in range(3):
+        e = data.vertex_edges[v, k]
+        if e >= 0 and state[E_OWNER + e] == p:
+            d += 1
+    return d
+
+
+@njit(cache=True)
+def _longest_trail_from(state, data, p, start, used, stack_v, stack_k, stack_e, seen):
+    """Longest trail of ``p``'s roads starting at ``start`` (iterative depth-first search over
+    every trail; ``used`` flags the edges of the current trail and is all zero again on return;
+    every vertex reached is flagged in ``seen``)."""
     best = 0
-    n_vert = data.rules[G_N_VERT]
-    for start in range(n_vert):
-        if not has_road_at(state, data, p, start):
-            continue
-        depth = 0
-        stack_v[0] = start
-        stack_k[0] = 0
-        while depth >= 0:
-            v = stack_v[depth]
-            owner = state[V_OWNER + v]
-            blocked = depth > 0 and owner != -1 and owner != p
-            advanced = False
-            if not blocked:
-                while stack_k[depth] < 3:
-                    k = stack_k[depth]
-                    stack_k[depth] = k + 1
-                    e = data.vertex_edges[v, k]
-                    if e >= 0 and state[E_OWNER + e] == p and used[e] == 0:
-                        used[e] = 1
-                        depth += 1
-                        stack_v[depth] = data.vertex_vertices[v, k]
-                        stack_k[depth] = 0
-                        stack_e[depth] = e
-                        if depth > best:
-                            best = depth
-                        advanced = True
-                        break
-            if not advanced:
-                if depth > 0:
-                    used[stack_e[depth]] = 0
-                depth -= 1
+    depth = 0
+    stack_v[0] = start
+    stack_k[0] = 0
+    seen[start] = 1
+    while depth >= 0:
+        v = stack_v[depth]
+        owner = state[V_OWNER + v]
+        advanced = False
+        if depth == 0 or owner == -1 or owner == p:  # else blocked: a trail may end there
+            while stack_k[depth] < 3:
+                k = stack_k[depth]
+                stack_k[depth] = k + 1
+                e = data.vertex_edges[v, k]
+                if e >= 0 and state[E_OWNER + e] == p and used[e] == 0:
+                    used[e] = 1
+                    depth += 1
+                    w = data.vertex_vertices[v, k]
+                    stack_v[depth] = w
+                    stack_k[depth] = 0
+                    stack_e[depth] = e
+                    seen[w] = 1
+                    if depth > best:
+                        best = depth
+                    advanced = True
+                    break
+        if not advanced:
+            if depth > 0:
+                used[stack_e[depth]] = 0
+            depth -= 1
     return best
 
 
 @njit(cache=True)
-def update_longest_road(out, data, who):
-    """Recompute ROAD_LEN (of ``who``, or of every seat if ``who`` < 0) and award the card.
+def road_length(state, data, p):
+    """Longest trail in ``p``'s road network (§4.3): no edge twice, never through a vertex
+    holding an opponent's building (it may end there).
+
+    A longest trail can always start at a vertex of odd degree in the network or at an
+    opponent's building (at an even, open end one more edge would extend it), so the search
+    starts only there; pieces of the network without such a vertex (all even: a circuit uses
+    every edge) are searched from any of their vertices.
+    """
+    used = np.zeros(MAX_E, np.uint8)
+    seen = np.zeros(MAX_V, np.uint8)
+    stack_v = np.empty(MAX_ROADS + 2, np.int64)
+    stack_k = np.empty(MAX_ROADS + 2, np.int64)
+    stack_e = np.empty(MAX_ROADS + 2, np.int64)
+    best = 0
+    n_vert = data.rules[G_N_VERT]
+    for start in range(n_vert):
+        d = _road_degree(state, data, p, start)
+        if d == 0:
+            continue
+        owner = state[V_OWNER + start]
+        if d % 2 == 1 or (owner != -1 and owner != p):
+            length = _longest_trail_from(
+                state, data, p, start, used, stack_v, stack_k, stack_e, seen
+            )
+            if length > best:
+                best = length
+    for start in range(n_vert):
+        if seen[start] == 0 and _road_degree(state, data, p, start) > 0:
+            length = _longest_trail_from(
+                state, data, p, start, used, stack_v, stack_k, stack_e, seen
+            )
+            if length > best:
+                best = length
+    return best
+
+
+@njit(cache=True)
+def update_longest_road(out, data, who, v):
+    """Recompute ROAD_LEN and award the card: after a road, ``who`` is its builder (a road can
+    only lengthen its owner's network); after a settlement on ``v``, the seats with a road at
+    ``v`` other than its owner (only their trails can be cut there). -1 skips either.
 
     The holder keeps it while his road is still among the longest and long enough; otherwise
     a unique longest road of at least the minimum takes it, else it is set aside (A3). Without
@@ -356,7 +435,7 @@ def update_longest_road(out, data, who):
     """
     n = out[NP]
     for s in range(n):
-        if who < 0 or s == who:
+        if s == who or (v >= 0 and s != out[V_OWNER + v] and has_road_at(out, data, s, v)):
             out[ROAD_LEN + s] = road_length(out, data, s)
     best = 0
     n_best = 0
@@ -541,10 +620,7 @@ def _dev_plays(state, data, p, out, n):
 def _builds(state, data, p, out, n):
     """Append the roads, settlements, cities and the card purchase ``p`` can pay for."""
     if state[ROADS_LEFT + p] > 0 and can_afford(state, data, p, C_ROAD):
-        for e in range(data.rules[G_N_EDGE]):
-            if road_ok(state, data, p, e):
-                out[n] = A_ROAD + e
-                n += 1
+        n = road_edges(state, data, p, out, n, False)
     if state[SETTLE_LEFT + p] > 0 and can_afford(state, data, p, C_SETTLEMENT):
         for v in range(data.rules[G_N_VERT]):
             if settle_ok(state, data, p, v):
@@ -563,7 +639,7 @@ def _builds(state, data, p, out, n):
 
 @njit(cache=True)
 def legal_actions(state, data, out):
-    """Fill ``out[:n]`` with the deciding seat's legal actions, ascending; return n >= 1."""
+    """Fill ``out[:n]`` with the deciding seat's legal actions; return n >= 1."""
     phase = state[PHASE]
     p = state[SEAT]
     n = 0
@@ -614,10 +690,7 @@ def legal_actions(state, data, out):
                 out[n] = A_STEAL + s
                 n += 1
     elif phase == PH_ROAD_BUILDING:
-        for e in range(data.rules[G_N_EDGE]):
-            if road_ok(state, data, p, e):
-                out[n] = A_ROAD + e
-                n += 1
+        n = road_edges(state, data, p, out, n, False)
     elif phase == PH_YOP:
         for res in range(N_RES):
             if state[BANK + res] > 0:
@@ -669,14 +742,14 @@ def _place_settlement(out, data, p, v):
     s = data.vertex_slot[v]
     if s >= 0:
         out[PORTS + p * (N_RES + 1) + out[SLOT_TYPE + s]] = 1
-    update_longest_road(out, data, -1)  # a settlement can break another player's road
+    update_longest_road(out, data, -1, v)  # a settlement can break another player's road
 
 
 @njit(cache=True)
 def _place_road(out, data, p, e):
     out[E_OWNER + e] = p
     out[ROADS_LEFT + p] -= 1
-    update_longest_road(out, data, p)
+    update_longest_road(out, data, p, -1)
 
 
 @njit(cache=True)
@@ -862,7 +935,9 @@ def _play_dev(out, data, p, action):
 def _check_win(out, data):
     """§5: the active player wins as soon as he has the target VP in his own turn."""
     phase = out[PHASE]
-    if out[OVER] or phase == PH_SETUP_SETTLE or phase == PH_SETUP_ROAD or phase == PH_SBP:  # noqa: SIM109
+    if out[OVER] != 0:
+        return
+    if phase == PH_SETUP_SETTLE or phase == PH_SETUP_ROAD or phase == PH_SBP:  # noqa: SIM109
         return
     p = out[CUR]
     if victory_points(out, data, p) >= data.rules[G_VP_TARGET]:

@@ -16,6 +16,8 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 from sim.core.rng import derive_game_seeds, seed_streams
@@ -26,7 +28,9 @@ from sim.games.catan.rules import (
     init_state,
     is_over,
     legal_actions,
+    road_edges,
     road_length,
+    road_ok,
     step,
     victory_points,
 )
@@ -52,7 +56,8 @@ MAX_STEPS = 50_000
     E_ILLEGAL,
     E_NO_END,
     E_WINNER,
-) = range(17)
+    E_ROAD_SET,
+) = range(18)
 ERRORS = [
     "ok",
     "step wrote into its input",
@@ -71,6 +76,7 @@ ERRORS = [
     "illegal action chosen",
     "game did not end",
     "VP-target end without the active player at the target",
+    "road_edges differs from road_ok over every edge",
 ]
 
 
@@ -198,6 +204,19 @@ def _check(s, data):
         return E_ROAD_HOLDER
     if lr < 0 and best >= r[P.G_LR_MIN] and n_best == 1:
         return E_ROAD_HOLDER
+    # the fast road enumeration lists exactly the edges the plain rule allows, once each
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    for p in range(n):
+        k = road_edges(s, data, p, listed, 0, False)
+        allowed = 0
+        for e in range(r[P.G_N_EDGE]):
+            if road_ok(s, data, p, e):
+                allowed += 1
+        if k != allowed:
+            return E_ROAD_SET
+        for i in range(k):
+            if not road_ok(s, data, p, listed[i] - S.A_ROAD):
+                return E_ROAD_SET
     return OK
 
 
@@ -351,3 +370,23 @@ def test_longest_road_matches_brute_force(players):
                     assert a[S.ROAD_LEN + p] == brute_longest(a, b, p), (seed, p)
                 checked += 1
     assert checked > 500
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    edges=st.sets(st.integers(0, 71), min_size=1, max_size=15),
+    blockers=st.sets(st.integers(0, 53), max_size=6),
+    seed=st.integers(0, 3),
+)
+def test_road_length_kernel_equals_brute_force_on_random_networks(edges, blockers, seed):
+    """Dense random networks (cycles, forks, opponent buildings anywhere, also on the road):
+    the kernel's odd-degree start rule must agree with the exhaustive recount."""
+    data = data_for(4)
+    b = board(4)
+    s = np.zeros(S.STATE_LEN, np.int32)
+    init_state(data, 4, np.array([1, 2, 3, 4 + seed], np.uint64), s)
+    for e in edges:
+        s[S.E_OWNER + e] = 0
+    for v in blockers:
+        s[S.V_OWNER + v] = 1 + v % 3
+    assert road_length(s, data, 0) == brute_longest(s, b, 0)
