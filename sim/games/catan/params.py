@@ -352,6 +352,14 @@ def _param_set() -> ParamSet:
             choices=BOARD_NAMES,
             provisional=True,
         ),
+        Param(
+            "cap_tiebreak",
+            "str",
+            g["cap_tiebreak"][0],
+            "games stopped by the safety cap rank by VP, then by fewer turns taken, or share "
+            "the win among the VP leaders (§6)",
+            choices=tuple(g["cap_tiebreak"]),
+        ),
         count(
             "safety_cap_rounds",
             g["safety_cap_rounds"],

@@ -95,8 +95,17 @@ def _play_kernel(
         write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
 
 
+def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
+    """Apply the ``cap_tiebreak`` lever to the tie-break column and set the win column."""
+    if params["cap_tiebreak"] == "shared":
+        result.extras[:, :, PLAYER_EXTRAS.index("fewer_turns")] = 0
+    result.win = win_shares(result.score, result.extras, winner)
+    return result
+
+
 def win_shares(score: np.ndarray, extras: np.ndarray, winner: np.ndarray) -> np.ndarray:
-    """The win column: the VP-target winner alone, else (safety cap) by VP then fewer turns."""
+    """The win column: the VP-target winner alone, else (safety cap) by VP then the
+    ``fewer_turns`` tie-break (all 0 when the lever shares the win)."""
     keys = np.concatenate(
         [score[:, :, None], extras[:, :, PLAYER_EXTRAS.index("fewer_turns")][:, :, None]], axis=2
     ).astype(np.int64)
@@ -128,5 +137,4 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
     )
-    result.win = win_shares(result.score, result.extras, winner)
-    return result
+    return finish(result, winner, setup.params)

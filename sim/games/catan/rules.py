@@ -113,6 +113,7 @@ from sim.games.catan.state import (
     PH_STEAL,
     PH_YOP,
     PHASE,
+    PLAYED,
     PORTS,
     R_TURN_CAP,
     R_VP_TARGET,
@@ -906,6 +907,14 @@ def _play_dev(out, data, p, action):
     base = DEV + p * N_DEV
     out[DEV_PLAYED] = 1
     out[RET_PHASE] = out[PHASE]
+    kind = KNIGHT
+    if action == A_ROAD_BUILDING:
+        kind = ROAD_BUILDING
+    elif action == A_YOP:
+        kind = YEAR_OF_PLENTY
+    elif action != A_KNIGHT:
+        kind = MONOPOLY
+    out[PLAYED + kind] += 1
     if action == A_KNIGHT:
         out[base + KNIGHT] -= 1
         out[KNIGHTS + p] += 1

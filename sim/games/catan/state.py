@@ -15,7 +15,7 @@ E = MAX_E, S = MAX_SLOTS)::
     BANK[R] | DECK[D] | HEX_TERRAIN[H] | HEX_NUMBER[H] | SLOT_TYPE[S] | V_OWNER[V] | V_CITY[V] |
     E_OWNER[E] | HAND[P][R] | HAND_N[P] | DEV[P][D] | DEV_NEW[P][D] | KNIGHTS[P] |
     ROADS_LEFT[P] | SETTLE_LEFT[P] | CITIES_LEFT[P] | ROAD_LEN[P] | PORTS[P][R + 1] |
-    DISCARD_OWED[P] | TURNS_TAKEN[P]                                            STATE_LEN
+    DISCARD_OWED[P] | TURNS_TAKEN[P] | PLAYED[D]                                STATE_LEN
 
 - SEAT decides next; CUR is the player whose turn it is (they differ while others discard on a
   7 and in the Special Building Phase). START is the first player (lever ``start_seat``).
@@ -35,6 +35,8 @@ E = MAX_E, S = MAX_SLOTS)::
 - LAST_VERTEX: the settlement just placed in setup (its road must touch it).
 - LR_HOLDER / LA_HOLDER: Longest Road / Largest Army holder, -1 if the card is set aside.
 - SBP_LEFT: players still to act in the current Special Building Phase.
+- TURNS_TAKEN: turns each seat has started; PLAYED: development cards played, by kind (they
+  leave the game; Knights also stay counted in KNIGHTS for Largest Army).
 
 Actions are ints (one atomic decision each), laid out in disjoint ranges::
 
@@ -111,7 +113,8 @@ ROAD_LEN = CITIES_LEFT + MAX_PLAYERS
 PORTS = ROAD_LEN + MAX_PLAYERS
 DISCARD_OWED = PORTS + MAX_PLAYERS * (N_RES + 1)
 TURNS_TAKEN = DISCARD_OWED + MAX_PLAYERS
-STATE_LEN = TURNS_TAKEN + MAX_PLAYERS
+PLAYED = TURNS_TAKEN + MAX_PLAYERS
+STATE_LEN = PLAYED + N_DEV
 
 # Phases: who decides what next.
 (

@@ -14,7 +14,7 @@ from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
 from sim.games.catan import state as S
 from sim.games.catan.params import boards, compile_data, dev_names, resource_names, terrain_names
-from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, win_shares, write_results
+from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan.rules import current_player, init_state, is_over, step, victory_points
 from strategies.catan import choose_action
 
@@ -180,7 +180,7 @@ def trace(setup, seed):
         result.components,
         result.extras,
     )
-    result.win = win_shares(result.score, result.extras, winner)
+    finish(result, winner, setup.params)
     for s in range(n):
         parts = ", ".join(
             f"{c} {int(result.components[0, s, j])}" for j, c in enumerate(SCORE_COMPONENTS)

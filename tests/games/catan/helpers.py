@@ -98,6 +98,7 @@ def make_state(
                 s[S.DECK_N] -= n
     for p, n in (knights or {}).items():
         s[S.KNIGHTS + p] = n
+        s[S.PLAYED + S.KNIGHT] += n
         s[S.DECK + S.KNIGHT] -= n
         s[S.DECK_N] -= n
     if robber is not None:
@@ -118,14 +119,12 @@ def check_books(s, data):
         assert s[S.HAND_N + p] == s[S.HAND + p * S.N_RES : S.HAND + (p + 1) * S.N_RES].sum()
     assert (s[S.HAND : S.HAND + S.MAX_PLAYERS * S.N_RES] >= 0).all()
     assert (s[S.BANK : S.BANK + S.N_RES] >= 0).all()
-    deck = s[S.DECK : S.DECK + S.N_DEV].copy()
+    deck = s[S.DECK : S.DECK + S.N_DEV] + s[S.PLAYED : S.PLAYED + S.N_DEV]
     for p in range(players):
         deck += s[S.DEV + p * S.N_DEV : S.DEV + (p + 1) * S.N_DEV]
         deck += s[S.DEV_NEW + p * S.N_DEV : S.DEV_NEW + (p + 1) * S.N_DEV]
-        deck[S.KNIGHT] += s[S.KNIGHTS + p]
-    # played Road Building, Year of Plenty and Monopoly cards leave the game: at most the deck
-    assert (deck <= data.dev_deck).all() and deck[S.KNIGHT] == data.dev_deck[S.KNIGHT]
-    assert deck[S.VICTORY_POINT] == data.dev_deck[S.VICTORY_POINT]
+    assert (deck == data.dev_deck).all(), "development cards not conserved"
+    assert s[S.PLAYED + S.KNIGHT] == s[S.KNIGHTS : S.KNIGHTS + players].sum()
     assert s[S.DECK_N] == s[S.DECK : S.DECK + S.N_DEV].sum()
 
 

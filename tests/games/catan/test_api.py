@@ -77,3 +77,14 @@ def test_turn_cap_games_rank_by_vp_then_fewer_turns():
         expected = tied.filter(pl.col("turns_taken") == fewest)["seat"].to_list()
         winners = rows.filter(pl.col("win") > 0)["seat"].to_list()
         assert winners == expected
+
+
+def test_cap_tiebreak_shared_splits_the_win_among_the_vp_leaders():
+    setup = make_setup("catan", 4, {"safety_cap_rounds": 5, "cap_tiebreak": "shared"}, "random")
+    _, table = play_batch(setup, range(30), root_seed=1)
+    assert (table["fewer_turns"] == 0).all()
+    for g in range(30):
+        rows = table.filter(pl.col("game") == g)
+        leaders = rows.filter(pl.col("score") == rows["score"].max())
+        assert np.allclose(leaders["win"].to_numpy(), 1.0 / leaders.height)
+        assert (leaders["rank"] == 1).all()

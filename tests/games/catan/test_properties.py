@@ -162,23 +162,21 @@ def _check(s, data):
                     ok = True
         if not ok:
             return E_ROAD_LOOSE
-    # development cards: deck + hands + played Knights; the other played kinds leave the game
+    # development cards: each in the deck, a hand (bought this turn or before) or played
     deck_n = 0
     for d in range(S.N_DEV):
         if s[S.DECK + d] < 0:
             return E_NEGATIVE
         deck_n += s[S.DECK + d]
-        total = s[S.DECK + d]
+        total = s[S.DECK + d] + s[S.PLAYED + d]
         for p in range(n):
             total += s[S.DEV + p * S.N_DEV + d] + s[S.DEV_NEW + p * S.N_DEV + d]
-            if d == S.KNIGHT:
-                total += s[S.KNIGHTS + p]
-        if d == S.KNIGHT or d == S.VICTORY_POINT:  # noqa: SIM109
-            if total != data.dev_deck[d]:
-                return E_DEV
-        elif total > data.dev_deck[d]:
+        if total != data.dev_deck[d]:
             return E_DEV
-    if deck_n != s[S.DECK_N]:
+    knights = 0
+    for p in range(n):
+        knights += s[S.KNIGHTS + p]
+    if deck_n != s[S.DECK_N] or knights != s[S.PLAYED + S.KNIGHT]:
         return E_DEV
     # Largest Army: the holder has the minimum and no one has more; no holder: no one has it
     la = s[S.LA_HOLDER]

@@ -429,3 +429,18 @@ def test_no_special_building_phase_at_3_4_players(players):
     s = make_state(data, players=players, cur=1)
     s = apply(s, S.A_END, data)
     assert s[S.PHASE] == S.PH_PRE_ROLL and s[S.CUR] == 2
+
+
+@pytest.mark.parametrize("players,start", [(3, 1), (5, 2), (6, 5)])
+def test_B1_snake_from_another_first_player(players, start):
+    """Lever ``start_seat``: the snake and the first turn start from that seat."""
+    data = data_for(players, start_seat=start)
+    s = dealt(data, players, 4)
+    seats = []
+    while s[S.PHASE] in (S.PH_SETUP_SETTLE, S.PH_SETUP_ROAD):
+        if s[S.PHASE] == S.PH_SETUP_SETTLE:
+            seats.append(int(s[S.SEAT]))
+        s = apply(s, legal(s, data)[0], data)
+    order = [(start + i) % players for i in range(players)]
+    assert seats == order + order[::-1]
+    assert s[S.CUR] == start and s[S.ROUND] == 1 and s[S.TURNS_TAKEN + start] == 1
