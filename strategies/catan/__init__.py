@@ -1,4 +1,5 @@
-"""Catan bots: random (code 0). Greedy (code 1) and the shared search bot (code 2) come later.
+"""Catan bots: random (code 0) and greedy (code 1, strategies/catan/greedy.py). The shared
+search bot (code 2) is not wired in yet.
 
 Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> action`` and
 reads only what ``seat`` may know; the random bot reads only the legal actions (the same for
@@ -10,11 +11,19 @@ from numba import njit
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.catan.rules import legal_actions
+from strategies.catan.greedy import GREEDY_PARAMS, greedy_action
 
-RANDOM_CODE = 0
+RANDOM_CODE, GREEDY_CODE = 0, 1
 
 RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal atomic actions")
-BOTS = (RANDOM_DECL,)
+GREEDY_DECL = BotDecl(
+    "greedy",
+    GREEDY_CODE,
+    "one-step values: production by number probability, resource diversity, harbours, "
+    "pieces and VP",
+    GREEDY_PARAMS,
+)
+BOTS = (RANDOM_DECL, GREEDY_DECL)
 
 
 @njit(cache=True)
@@ -26,5 +35,7 @@ def random_action(state, data, seat, params, rng, buf):
 
 @njit(cache=True)
 def choose_action(state, data, seat, code, params, rng, buf):
-    """Dispatch on the seat's bot code (only random so far)."""
+    """Dispatch on the seat's bot code."""
+    if code == GREEDY_CODE:
+        return greedy_action(state, data, seat, params, rng, buf)
     return random_action(state, data, seat, params, rng, buf)

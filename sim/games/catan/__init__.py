@@ -1,6 +1,6 @@
 """Catan (base game, 3-4 players, and the 5-6 player extension with its Special Building
 Phase): the game declaration. Work in progress (issue 14): not yet registered in
-``sim.core.registry.GAME_MODULES``; only the random bot exists so far.
+``sim.core.registry.GAME_MODULES``; bots random and greedy (the search bot is not wired yet).
 
 Players build roads, settlements and cities on a hex island whose hexes produce resources on
 2d6; the first to 10 VP on his own turn wins. Rules: rules/catan-base.md; data: catan.toml;
@@ -24,7 +24,7 @@ def _warmup() -> None:
 
     from sim.core.registry import make_setup
 
-    setup = make_setup("catan", 4, {}, "random")
+    setup = make_setup("catan", 4, {}, "random,greedy,random,greedy")
     play(setup, np.arange(1, dtype=np.uint64))
 
 
@@ -46,6 +46,6 @@ GAME = GameDecl(
     role_modes=("random",),
     player_extras=PLAYER_EXTRAS,
     tiebreak=TIEBREAK,
-    default_bot="random",
+    default_bot="greedy",
     warmup=_warmup,
 )
