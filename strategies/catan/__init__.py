@@ -1,5 +1,5 @@
-"""Catan bots: random (code 0) and greedy (code 1, strategies/catan/greedy.py). The shared
-search bot (code 2) is not wired in yet.
+"""Catan bots: random (code 0), greedy (code 1, strategies/catan/greedy.py) and the shared
+search bot (code 2, strategies/search.py) rolling out greedy from re-dealt hidden cards.
 
 Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> action`` and
 reads only what ``seat`` may know; the random bot reads only the legal actions (the same for
@@ -10,8 +10,16 @@ from numba import njit
 
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
-from sim.games.catan.rules import legal_actions
+from sim.games.catan.rules import (  # search hook (bot levels): current_player..step
+    current_player,
+    determinize,
+    is_over,
+    legal_actions,
+    scores,
+    step,
+)
 from strategies.catan.greedy import GREEDY_PARAMS, greedy_action
+from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # search hook
 
 RANDOM_CODE, GREEDY_CODE = 0, 1
 
@@ -23,7 +31,10 @@ GREEDY_DECL = BotDecl(
     "pieces and VP",
     GREEDY_PARAMS,
 )
-BOTS = (RANDOM_DECL, GREEDY_DECL)
+# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts;
+# defaults not tuned for Catan yet (the ladder has not been run)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL)
+BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
 @njit(cache=True)
@@ -33,9 +44,18 @@ def random_action(state, data, seat, params, rng, buf):
     return buf[randint(rng, n)]
 
 
+# search hook (bot levels): the game-agnostic search kernel; determinize re-deals the other
+# hands and the unplayed development cards against the deck
+search_action = make_search_bot(
+    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+)
+
+
 @njit(cache=True)
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)
+    if code == SEARCH_CODE:  # search hook (bot levels)
+        return search_action(state, data, seat, params, rng, buf)
     return random_action(state, data, seat, params, rng, buf)

@@ -22,7 +22,7 @@ starts (§5); never in setup or in the Special Building Phase (§4.2).
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randint, shuffle
+from sim.core.rng import draw_from_histogram, randint, shuffle
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
@@ -201,9 +201,12 @@ def public_victory_points(state, data, p):
 
 @njit(cache=True)
 def scores(state, data, out):
-    """Each seat's VP (if the game ended now); returns the seat count."""
+    """Each seat's VP (if the game ended now), the VP-target winner ranked first whatever the
+    others hold (only the active player can win, §6); returns the seat count."""
     for s in range(state[NP]):
         out[s] = victory_points(state, data, s)
+        if s == state[WINNER]:
+            out[s] += 1000
     return state[NP]
 
 
@@ -1065,3 +1068,65 @@ def step(state, action, data, rng, out):
             out[YOP_LEFT] = 0
             _after_card(out, data)
     _check_win(out, data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hidden information (search bots)
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def determinize(state, data, seat, rng, out):
+    """A copy of ``state`` whose hidden parts are re-dealt at random, consistent with what
+    ``seat`` sees (§7): the other players' resource hands (sizes kept) from the cards they hold
+    together (the bank and ``seat``'s hand are public to it, so that total is known), and their
+    unplayed development cards (held and bought this turn, counts kept) from those cards plus
+    the deck."""
+    copy_state(state, out)
+    n = state[NP]
+    pool = np.zeros(N_RES, np.int64)
+    total = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        for r in range(N_RES):
+            pool[r] += out[HAND + o * N_RES + r]
+            total += out[HAND + o * N_RES + r]
+            out[HAND + o * N_RES + r] = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        for _ in range(out[HAND_N + o]):
+            r = draw_from_histogram(rng, pool, total)
+            pool[r] -= 1
+            total -= 1
+            out[HAND + o * N_RES + r] += 1
+    dpool = np.zeros(N_DEV, np.int64)
+    held = np.zeros((2, n), np.int64)
+    dtotal = 0
+    for d in range(N_DEV):
+        dpool[d] = out[DECK + d]
+        dtotal += out[DECK + d]
+    for o in range(n):
+        if o == seat:
+            continue
+        for j in range(2):
+            base = (DEV if j == 0 else DEV_NEW) + o * N_DEV
+            for d in range(N_DEV):
+                k = out[base + d]
+                held[j, o] += k
+                dpool[d] += k
+                dtotal += k
+                out[base + d] = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        for j in range(2):
+            base = (DEV if j == 0 else DEV_NEW) + o * N_DEV
+            for _ in range(held[j, o]):
+                d = draw_from_histogram(rng, dpool, dtotal)
+                dpool[d] -= 1
+                dtotal -= 1
+                out[base + d] += 1
+    for d in range(N_DEV):
+        out[DECK + d] = dpool[d]

@@ -110,3 +110,78 @@ def test_greedy_reads_no_hidden_card():
             step(a, chosen, data, streams[0], out)
             a, out = out, a
     assert checked > 200 and changed > 100
+
+
+def test_determinize_keeps_what_the_seat_sees():
+    from sim.games.catan.rules import determinize
+    from tests.games.catan.helpers import check_books, rng
+
+    players = 4
+    data = data_for(players)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    streams = np.zeros((1 + players, 4), np.uint64)
+    seed_streams(streams, np.uint64(3))
+    a = np.zeros(S.STATE_LEN, np.int32)
+    out = np.zeros(S.STATE_LEN, np.int32)
+    init_state(data, players, streams[0], a)
+    differ = 0
+    for k in range(1500):
+        if is_over(a):
+            break
+        seat = current_player(a)
+        if k % 10 == 0:
+            d = np.zeros_like(a)
+            before = a.copy()
+            determinize(a, data, seat, rng(k), d)
+            assert (a == before).all()
+            check_books(d, data)
+            hidden = np.zeros(S.STATE_LEN, bool)
+            for o in range(players):
+                if o != seat:
+                    hidden[S.HAND + o * S.N_RES : S.HAND + (o + 1) * S.N_RES] = True
+                    hidden[S.DEV + o * S.N_DEV : S.DEV + (o + 1) * S.N_DEV] = True
+                    hidden[S.DEV_NEW + o * S.N_DEV : S.DEV_NEW + (o + 1) * S.N_DEV] = True
+            hidden[S.DECK : S.DECK + S.N_DEV] = True
+            assert (d[~hidden] == a[~hidden]).all(), "a public value changed"
+            for o in range(players):
+                assert (
+                    d[S.DEV + o * S.N_DEV : S.DEV + (o + 1) * S.N_DEV].sum()
+                    == a[S.DEV + o * S.N_DEV : S.DEV + (o + 1) * S.N_DEV].sum()
+                )
+            differ += int((d != a).any())
+        act = choose_action(a, data, seat, GREEDY_CODE, DEFAULTS, streams[1 + seat], buf)
+        step(a, act, data, streams[0], out)
+        a, out = out, a
+    assert differ > 20
+
+
+@pytest.mark.slow
+def test_search_with_a_tiny_budget_plays_greedy(catan_registered):
+    greedy = make_setup("catan", 4, {}, "greedy")
+    search = make_setup("catan", 4, {}, "search:rollouts=4")
+    g1, t1 = play_batch(greedy, range(5), root_seed=4)
+    g2, t2 = play_batch(search, range(5), root_seed=4)
+    assert t1["score"].to_list() == t2["score"].to_list()
+    assert g1["turns"].to_list() == g2["turns"].to_list()
+
+
+@pytest.mark.slow
+def test_search_games_keep_every_invariant():
+    from strategies.catan import SEARCH_DECL
+
+    players = 4
+    data = data_for(players)
+    width = len(SEARCH_DECL.params)
+    params = np.zeros((players, width), np.float64)
+    for seat in range(players):
+        params[seat, : len(DEFAULTS)] = DEFAULTS
+    params[1] = [p.default for p in SEARCH_DECL.params]
+    params[1, 0] = 16  # rollouts
+    codes = np.array([GREEDY_CODE, 2, GREEDY_CODE, GREEDY_CODE], np.int64)
+    n = 3
+    seeds = derive_game_seeds(5, players, np.arange(n))
+    errors, steps, reasons, rounds = (np.zeros(n, np.int64) for _ in range(4))
+    play_checked(data, players, codes, params, seeds, errors, steps, reasons, rounds)
+    bad = np.flatnonzero(errors)
+    assert not bad.size, f"game {bad[0]}: {ERRORS[errors[bad[0]]]}"
+    assert (reasons == S.R_VP_TARGET).all()
