@@ -45,7 +45,7 @@ def test_invariants_after_every_step_greedy_games(players):
     codes = np.full(players, GREEDY_CODE, np.int64)
     codes[0] = 0  # one random seat keeps the games varied
     params = np.tile(DEFAULTS, (players, 1))
-    n = 100
+    n = 250  # 1,000 greedy games over the four player counts
     seeds = derive_game_seeds(17, players, np.arange(n))
     errors, steps, reasons, rounds = (np.zeros(n, np.int64) for _ in range(4))
     play_checked(data, players, codes, params, seeds, errors, steps, reasons, rounds)

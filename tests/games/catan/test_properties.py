@@ -284,7 +284,7 @@ def _run(players, n_games, root=7, **overrides):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_invariants_after_every_step_random_games(players):
-    errors, steps, reasons, rounds = _run(players, 300)
+    errors, steps, reasons, rounds = _run(players, 300)  # 1,200 over the four counts
     bad = np.flatnonzero(errors)
     assert not bad.size, f"game {bad[0]}: {ERRORS[errors[bad[0]]]}"
     assert (reasons == S.R_VP_TARGET).all(), "a random game hit the safety cap"
