@@ -187,11 +187,18 @@ def boards(name: str) -> Board:
 
 def board_pools(name: str) -> tuple[list[int], list[int], list[int]]:
     """(terrain counts, number tokens in spiral order, harbour counts with generic last)."""
+    terrains, tokens, harbours = _board_pools(name)
+    return list(terrains), list(tokens), list(harbours)
+
+
+@cache
+def _board_pools(name: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    boards(name)  # validates the board first
     raw = read_data_file(DATA_FILE, ("game", "boards"))
     bd = raw["boards"][name]
-    terrains = [bd["terrain_pool"][t] for t in raw["game"]["terrains"]]
-    harbours = [bd["harbour_pool"][r] for r in [*raw["game"]["resources"], "generic"]]
-    return terrains, list(bd["number_tokens_in_spiral_order"]), harbours
+    terrains = tuple(bd["terrain_pool"][t] for t in raw["game"]["terrains"])
+    harbours = tuple(bd["harbour_pool"][r] for r in [*raw["game"]["resources"], "generic"])
+    return terrains, tuple(bd["number_tokens_in_spiral_order"]), harbours
 
 
 def parse_cost(text: str) -> list[int]:

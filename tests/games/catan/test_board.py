@@ -248,10 +248,12 @@ def test_data_file_errors_name_file_and_key(tmp_path, monkeypatch):
             P.load_raw()
         bad.write_text(text.replace("forest = 4, hills = 3", "forest = 5, hills = 3"))
         P.boards.cache_clear()
+        P._board_pools.cache_clear()
         with pytest.raises(DataFileError, match=r"boards.standard.terrain_pool"):
             P.load_raw()
     finally:
         monkeypatch.undo()
         P.load_raw.cache_clear()
         P.boards.cache_clear()
+        P._board_pools.cache_clear()
         P.load_raw()
