@@ -23,7 +23,18 @@ Values, per action (the highest is played; ties go to the first listed):
 from numba import njit
 
 from sim.core.params import Param, ParamSet
-from sim.games.catan.params import C_CITY, C_DEV, C_SETTLEMENT, G_LA_MIN, G_N_VERT
+from sim.games.catan.params import (
+    C_CITY,
+    C_DEV,
+    C_SETTLEMENT,
+    D_COSTS,
+    D_EDGE_VERTICES,
+    D_HEX_VERTICES,
+    D_VERTEX_HEXES,
+    D_VERTEX_SLOT,
+    G_LA_MIN,
+    G_N_VERT,
+)
 from sim.games.catan.rules import (
     can_afford,
     distance_ok,
@@ -91,11 +102,11 @@ def pips(number):
 @njit(cache=True)
 def produces(state, data, p, res):
     """Does ``p`` have a building next to a hex of resource ``res``?"""
-    for v in range(data.rules[G_N_VERT]):
+    for v in range(data[G_N_VERT]):
         if state[V_OWNER + v] != p:
             continue
         for k in range(3):
-            h = data.vertex_hexes[v, k]
+            h = data[D_VERTEX_HEXES + 3 * v + k]
             if h >= 0 and state[HEX_TERRAIN + h] == res and state[HEX_NUMBER + h] > 0:
                 return True
     return False
@@ -106,7 +117,7 @@ def place_value(state, data, p, v, params):
     """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour)."""
     value = 0.0
     for k in range(3):
-        h = data.vertex_hexes[v, k]
+        h = data[D_VERTEX_HEXES + 3 * v + k]
         if h < 0:
             continue
         t = state[HEX_TERRAIN + h]
@@ -116,7 +127,7 @@ def place_value(state, data, p, v, params):
         value += pp * params[P_PROD]
         if t < N_RES and not produces(state, data, p, t):
             value += params[P_DIV]
-    if data.vertex_slot[v] >= 0 and state[SLOT_TYPE + data.vertex_slot[v]] >= 0:
+    if data[D_VERTEX_SLOT + v] >= 0 and state[SLOT_TYPE + data[D_VERTEX_SLOT + v]] >= 0:
         value += params[P_HARB]
     return value
 
@@ -130,7 +141,7 @@ def _affordable_after(state, data, p, give, ratio, get, row):
             have -= ratio
         if r == get:
             have += 1
-        if have < data.costs[row, r]:
+        if have < data[D_COSTS + N_RES * row + r]:
             return False
     return True
 
@@ -141,7 +152,7 @@ def _lacking(state, data, p):
     for row in (C_SETTLEMENT, C_CITY, C_DEV):
         best, best_r = 0, -1
         for r in range(N_RES):
-            gap = data.costs[row, r] - state[HAND + p * N_RES + r]
+            gap = data[D_COSTS + N_RES * row + r] - state[HAND + p * N_RES + r]
             if gap > best and state[BANK + r] > 0:
                 best, best_r = gap, r
         if best_r >= 0:
@@ -156,7 +167,7 @@ def _robbed(state, data, p):
     if h < 0:
         return False
     for k in range(6):  # noqa: SIM110  (numba: plain loop)
-        if state[V_OWNER + data.hex_vertices[h, k]] == p:
+        if state[V_OWNER + data[D_HEX_VERTICES + 6 * h + k]] == p:
             return True
     return False
 
@@ -166,7 +177,7 @@ def _best_open_place(state, data, p, e, params):
     """Best settlement place a new road on ``e`` opens (0 if none)."""
     best = 0.0
     for j in range(2):
-        v = data.edge_vertices[e, j]
+        v = data[D_EDGE_VERTICES + 2 * e + j]
         if distance_ok(state, data, v):
             best = max(best, place_value(state, data, p, v, params))
     return best
@@ -196,7 +207,7 @@ def action_value(state, data, p, a, params, can_settle, n_roads):
         mine = state[KNIGHTS + p] + 1
         if (
             holder != p
-            and mine >= data.rules[G_LA_MIN]
+            and mine >= data[G_LA_MIN]
             and (holder < 0 or mine > state[KNIGHTS + holder])
         ):
             return 2.0 * params[P_VP]
@@ -234,11 +245,11 @@ def action_value(state, data, p, a, params, can_settle, n_roads):
         value = 0.0
         pp = float(pips(state[HEX_NUMBER + h]))
         for k in range(6):
-            owner = state[V_OWNER + data.hex_vertices[h, k]]
+            owner = state[V_OWNER + data[D_HEX_VERTICES + 6 * h + k]]
             if owner == p:
                 return -100.0
             if owner >= 0:
-                value += pp * (1 + state[V_CITY + data.hex_vertices[h, k]])
+                value += pp * (1 + state[V_CITY + data[D_HEX_VERTICES + 6 * h + k]])
         return value
     victim = a - A_STEAL
     return float(public_victory_points(state, data, victim))

@@ -1,6 +1,6 @@
 """Catan data: load and validate ``catan.toml``, build its boards (board.py), declare every
-parameter (the §12 levers), and compile one variant into the flat arrays (:class:`Data`) the
-kernels read.
+parameter (the §12 levers), and compile one variant into the one flat int64 array the kernels
+read (layout: the ``D_*`` offsets below).
 
 Costs are string parameters, one count per resource in the order lumber, brick, wool, grain,
 ore, so a designer sweeps them from a config or ``--set cost_city=0,0,0,2,2``. Values that
@@ -11,7 +11,6 @@ player count.
 from __future__ import annotations
 
 import dataclasses
-from collections import namedtuple
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,7 @@ from sim.games.catan.state import (
 
 DATA_FILE = Path(__file__).with_name("catan.toml")
 
-# Indices into Data.rules (int64): the scalar rules of one variant.
+# Indices of the scalar rules of one variant (the first N_RULES entries of the data array).
 (
     G_VP_TARGET,
     G_DISCARD,
@@ -65,29 +64,57 @@ DATA_FILE = Path(__file__).with_name("catan.toml")
     N_RULES,
 ) = range(25)
 
-# Rows of Data.costs.
+# Rows of the cost table.
 C_ROAD, C_SETTLEMENT, C_CITY, C_DEV = range(4)
 
-Data = namedtuple(
-    "Data",
-    [
-        "rules",  # int64 (N_RULES,) the G_* scalars
-        "costs",  # int64 (4, N_RES) C_* rows
-        "dev_deck",  # int64 (N_DEV,) cards of each kind
-        "terrain_pool",  # int64 (N_TERRAINS,) terrain hexes of each kind
-        "tokens",  # int64 (MAX_HEX,) number tokens in spiral order, G_N_TOKENS of them
-        "harbour_pool",  # int64 (N_RES + 1,) harbours of each type (GENERIC last)
-        "spiral",  # int64 (G_ROTATIONS, MAX_HEX) hex ids in spiral order per rotation
-        "hex_vertices",  # int64 (MAX_HEX, 6)
-        "hex_neighbours",  # int64 (MAX_HEX, 6), -1 padded
-        "vertex_hexes",  # int64 (MAX_V, 3), -1 padded
-        "vertex_vertices",  # int64 (MAX_V, 3), -1 padded
-        "vertex_edges",  # int64 (MAX_V, 3), same columns as vertex_vertices
-        "edge_vertices",  # int64 (MAX_E, 2)
-        "vertex_slot",  # int64 (MAX_V,) harbour slot or -1
-        "slot_vertices",  # int64 (MAX_SLOTS, 2)
-    ],
-)
+MAX_ROTATIONS = 6  # spiral rotations a board may allow
+
+# The compiled data of one variant is ONE flat int64 array (a kernel call passes one array, not
+# a tuple of fifteen: numba reference-counts every array of a tuple argument on every call).
+# The G_* rules come first, so ``data[G_X]`` reads a rule; then the tables below, row-major.
+D_COSTS = N_RULES  # (4, N_RES) C_* rows
+D_DEV_DECK = D_COSTS + 4 * N_RES  # (N_DEV,) cards of each kind
+D_TERRAIN_POOL = D_DEV_DECK + N_DEV  # (N_TERRAINS,) terrain hexes of each kind
+D_TOKENS = D_TERRAIN_POOL + N_TERRAINS  # (MAX_HEX,) tokens in spiral order (G_N_TOKENS)
+D_HARBOUR_POOL = D_TOKENS + MAX_HEX  # (N_RES + 1,) harbours of each type, generic last
+D_SPIRAL = D_HARBOUR_POOL + N_RES + 1  # (MAX_ROTATIONS, MAX_HEX) hex ids per rotation
+D_HEX_VERTICES = D_SPIRAL + MAX_ROTATIONS * MAX_HEX  # (MAX_HEX, 6)
+D_HEX_NEIGHBOURS = D_HEX_VERTICES + MAX_HEX * 6  # (MAX_HEX, 6), -1 padded
+D_VERTEX_HEXES = D_HEX_NEIGHBOURS + MAX_HEX * 6  # (MAX_V, 3), -1 padded
+D_VERTEX_VERTICES = D_VERTEX_HEXES + MAX_V * 3  # (MAX_V, 3), -1 padded
+D_VERTEX_EDGES = D_VERTEX_VERTICES + MAX_V * 3  # (MAX_V, 3), same columns as above
+D_EDGE_VERTICES = D_VERTEX_EDGES + MAX_V * 3  # (MAX_E, 2)
+D_VERTEX_SLOT = D_EDGE_VERTICES + MAX_E * 2  # (MAX_V,) harbour slot or -1
+D_SLOT_VERTICES = D_VERTEX_SLOT + MAX_V  # (MAX_SLOTS, 2)
+DATA_LEN = D_SLOT_VERTICES + MAX_SLOTS * 2
+
+# name -> (offset, shape) of every table, for Python readers (tests, trace): see ``table``.
+TABLES = {
+    "rules": (0, (N_RULES,)),
+    "costs": (D_COSTS, (4, N_RES)),
+    "dev_deck": (D_DEV_DECK, (N_DEV,)),
+    "terrain_pool": (D_TERRAIN_POOL, (N_TERRAINS,)),
+    "tokens": (D_TOKENS, (MAX_HEX,)),
+    "harbour_pool": (D_HARBOUR_POOL, (N_RES + 1,)),
+    "spiral": (D_SPIRAL, (MAX_ROTATIONS, MAX_HEX)),
+    "hex_vertices": (D_HEX_VERTICES, (MAX_HEX, 6)),
+    "hex_neighbours": (D_HEX_NEIGHBOURS, (MAX_HEX, 6)),
+    "vertex_hexes": (D_VERTEX_HEXES, (MAX_V, 3)),
+    "vertex_vertices": (D_VERTEX_VERTICES, (MAX_V, 3)),
+    "vertex_edges": (D_VERTEX_EDGES, (MAX_V, 3)),
+    "edge_vertices": (D_EDGE_VERTICES, (MAX_E, 2)),
+    "vertex_slot": (D_VERTEX_SLOT, (MAX_V,)),
+    "slot_vertices": (D_SLOT_VERTICES, (MAX_SLOTS, 2)),
+}
+
+
+def table(data: np.ndarray, name: str) -> np.ndarray:
+    """A read-only view of one table of the flat data (for Python code, not the kernels)."""
+    offset, shape = TABLES[name]
+    view = data[offset : offset + int(np.prod(shape))].reshape(shape)
+    view.flags.writeable = False
+    return view
+
 
 COST_KEYS = ("road", "settlement", "city", "dev_card")
 BOARD_NAMES = ("standard", "large")
@@ -165,6 +192,8 @@ def boards(name: str) -> Board:
         raise _fail(key, f"is not a consistent board: {exc}") from None
     if board.n_hexes > MAX_HEX or board.n_vertices > MAX_V or board.n_edges > MAX_E:
         raise _fail(key, f"is too large (at most {MAX_HEX} hexes, {MAX_V} vertices, {MAX_E} edges)")
+    if board.spiral.shape[0] > MAX_ROTATIONS:
+        raise _fail(f"{key}.spiral_rotation", f"order at most {MAX_ROTATIONS}")
     if board.n_slots > MAX_SLOTS:
         raise _fail(f"{key}.harbour_slots", f"at most {MAX_SLOTS} slots")
     terrains = _counts(bd["terrain_pool"], raw["game"]["terrains"], f"{key}.terrain_pool")
@@ -393,7 +422,7 @@ def dev_names() -> list[str]:
     return list(load_raw()["game"]["dev_cards"])
 
 
-def compile_data(params: dict[str, Any], players: int | None = None) -> Data:
+def compile_data(params: dict[str, Any], players: int | None = None) -> np.ndarray:
     """The arrays of one variant (``params`` is a resolved parameter dict)."""
     if players is not None and params["start_seat"] >= players:
         raise ParamError(
@@ -431,35 +460,32 @@ def compile_data(params: dict[str, Any], players: int | None = None) -> Data:
     rules[G_DECK_N] = sum(dev)
 
     costs = np.array([parse_cost(params[f"cost_{k}"]) for k in COST_KEYS], np.int64)
+    data = np.full(DATA_LEN, -1, np.int64)
 
-    def pad(arr: np.ndarray, rows: int) -> np.ndarray:
-        out = np.full((rows, *arr.shape[1:]), -1, np.int64)
-        out[: arr.shape[0]] = arr
-        return out
+    def put(name: str, values: np.ndarray) -> None:
+        offset, shape = TABLES[name]
+        full = np.full(shape, -1, np.int64)
+        full[tuple(slice(0, n) for n in values.shape)] = values
+        data[offset : offset + full.size] = full.reshape(-1)
 
-    token_arr = np.zeros(MAX_HEX, np.int64)
-    token_arr[: len(tokens)] = tokens
-    spiral = np.full((board.spiral.shape[0], MAX_HEX), -1, np.int64)
-    spiral[:, : board.n_hexes] = board.spiral
-    return Data(
-        rules=rules,
-        costs=costs,
-        dev_deck=np.array(dev, np.int64),
-        terrain_pool=np.array(terrains, np.int64),
-        tokens=token_arr,
-        harbour_pool=np.array(harbours, np.int64),
-        spiral=spiral,
-        hex_vertices=pad(board.hex_vertices, MAX_HEX),
-        hex_neighbours=pad(board.hex_neighbours, MAX_HEX),
-        vertex_hexes=pad(board.vertex_hexes, MAX_V),
-        vertex_vertices=pad(board.vertex_vertices, MAX_V),
-        vertex_edges=pad(board.vertex_edges, MAX_V),
-        edge_vertices=pad(board.edge_vertices, MAX_E),
-        vertex_slot=pad(board.vertex_slot, MAX_V),
-        slot_vertices=pad(board.slot_vertices, MAX_SLOTS),
-    )
+    put("rules", rules)
+    put("costs", costs)
+    put("dev_deck", np.array(dev, np.int64))
+    put("terrain_pool", np.array(terrains, np.int64))
+    put("tokens", np.array(tokens, np.int64))
+    put("harbour_pool", np.array(harbours, np.int64))
+    put("spiral", board.spiral)
+    put("hex_vertices", board.hex_vertices)
+    put("hex_neighbours", board.hex_neighbours)
+    put("vertex_hexes", board.vertex_hexes)
+    put("vertex_vertices", board.vertex_vertices)
+    put("vertex_edges", board.vertex_edges)
+    put("edge_vertices", board.edge_vertices)
+    put("vertex_slot", board.vertex_slot)
+    put("slot_vertices", board.slot_vertices)
+    return data
 
 
-def default_data(players: int = 4, **overrides) -> Data:
+def default_data(players: int = 4, **overrides) -> np.ndarray:
     """Compiled data of the default rules (plus overrides): handy for tests and the REPL."""
     return compile_data(PARAMS.resolve(players, overrides), players)

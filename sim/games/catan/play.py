@@ -57,8 +57,8 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
             state, data, s
         )
         components[g, s, 1] = vp_cards(state, s)
-        components[g, s, 2] = data.rules[G_LR_VP] if state[LR_HOLDER] == s else 0
-        components[g, s, 3] = data.rules[G_LA_VP] if state[LA_HOLDER] == s else 0
+        components[g, s, 2] = data[G_LR_VP] if state[LR_HOLDER] == s else 0
+        components[g, s, 3] = data[G_LA_VP] if state[LA_HOLDER] == s else 0
         extras[g, s, 0] = state[KNIGHTS + s]
         extras[g, s, 1] = state[ROAD_LEN + s]
         extras[g, s, 2] = state[TURNS_TAKEN + s]

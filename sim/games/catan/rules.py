@@ -28,6 +28,19 @@ from sim.games.catan.params import (
     C_DEV,
     C_ROAD,
     C_SETTLEMENT,
+    D_COSTS,
+    D_DEV_DECK,
+    D_EDGE_VERTICES,
+    D_HARBOUR_POOL,
+    D_HEX_NEIGHBOURS,
+    D_HEX_VERTICES,
+    D_SPIRAL,
+    D_TERRAIN_POOL,
+    D_TOKENS,
+    D_VERTEX_EDGES,
+    D_VERTEX_HEXES,
+    D_VERTEX_SLOT,
+    D_VERTEX_VERTICES,
     G_BANK,
     G_BANK_RATIO,
     G_CITIES,
@@ -99,6 +112,7 @@ from sim.games.catan.state import (
     MONOPOLY,
     N_DEV,
     N_RES,
+    N_TERRAINS,
     NP,
     OVER,
     PH_DISCARD,
@@ -167,12 +181,12 @@ def is_over(state):
 
 @njit(cache=True)
 def settlements_on_board(state, data, p):
-    return data.rules[G_SETTLEMENTS] - state[SETTLE_LEFT + p]
+    return data[G_SETTLEMENTS] - state[SETTLE_LEFT + p]
 
 
 @njit(cache=True)
 def cities_on_board(state, data, p):
-    return data.rules[G_CITIES] - state[CITIES_LEFT + p]
+    return data[G_CITIES] - state[CITIES_LEFT + p]
 
 
 @njit(cache=True)
@@ -187,9 +201,9 @@ def victory_points(state, data, p):
     vp = settlements_on_board(state, data, p) + 2 * cities_on_board(state, data, p)
     vp += vp_cards(state, p)
     if state[LR_HOLDER] == p:
-        vp += data.rules[G_LR_VP]
+        vp += data[G_LR_VP]
     if state[LA_HOLDER] == p:
-        vp += data.rules[G_LA_VP]
+        vp += data[G_LA_VP]
     return vp
 
 
@@ -213,7 +227,7 @@ def scores(state, data, out):
 @njit(cache=True)
 def can_afford(state, data, p, row):
     for r in range(N_RES):  # noqa: SIM110  (numba: plain loop)
-        if state[HAND + p * N_RES + r] < data.costs[row, r]:
+        if state[HAND + p * N_RES + r] < data[D_COSTS + N_RES * row + r]:
             return False
     return True
 
@@ -229,18 +243,18 @@ def bank_total(state):
 @njit(cache=True)
 def trade_ratio(state, data, p, r):
     """Cards of resource ``r`` that ``p`` gives for one card (§4.5): bank or best harbour."""
-    ratio = data.rules[G_BANK_RATIO]
-    if state[PORTS + p * (N_RES + 1) + GENERIC] and data.rules[G_GENERIC_RATIO] < ratio:
-        ratio = data.rules[G_GENERIC_RATIO]
-    if state[PORTS + p * (N_RES + 1) + r] and data.rules[G_SPECIAL_RATIO] < ratio:
-        ratio = data.rules[G_SPECIAL_RATIO]
+    ratio = data[G_BANK_RATIO]
+    if state[PORTS + p * (N_RES + 1) + GENERIC] and data[G_GENERIC_RATIO] < ratio:
+        ratio = data[G_GENERIC_RATIO]
+    if state[PORTS + p * (N_RES + 1) + r] and data[G_SPECIAL_RATIO] < ratio:
+        ratio = data[G_SPECIAL_RATIO]
     return ratio
 
 
 @njit(cache=True)
 def has_road_at(state, data, p, v):
     for k in range(3):
-        e = data.vertex_edges[v, k]
+        e = data[D_VERTEX_EDGES + 3 * v + k]
         if e >= 0 and state[E_OWNER + e] == p:
             return True
     return False
@@ -253,7 +267,7 @@ def road_ok(state, data, p, e):
     if state[E_OWNER + e] != -1:
         return False
     for k in range(2):
-        v = data.edge_vertices[e, k]
+        v = data[D_EDGE_VERTICES + 2 * e + k]
         owner = state[V_OWNER + v]
         if owner == p:
             return True
@@ -279,14 +293,14 @@ def road_edges(state, data, p, out, n, first_only):
     """Append ``A_ROAD + e`` for every edge where ``p`` may build (the same set as
     :func:`road_ok` over all edges, found from the vertices of ``p``'s network); with
     ``first_only`` stop at the first. Returns the new count."""
-    for v in range(data.rules[G_N_VERT]):
+    for v in range(data[G_N_VERT]):
         if not road_end_ok(state, data, p, v):
             continue
         for k in range(3):
-            e = data.vertex_edges[v, k]
+            e = data[D_VERTEX_EDGES + 3 * v + k]
             if e < 0 or state[E_OWNER + e] != -1:
                 continue
-            w = data.vertex_vertices[v, k]
+            w = data[D_VERTEX_VERTICES + 3 * v + k]
             if w < v and road_end_ok(state, data, p, w):
                 continue  # already listed from w
             out[n] = A_ROAD + e
@@ -309,7 +323,7 @@ def distance_ok(state, data, v):
     if state[V_OWNER + v] != -1:
         return False
     for k in range(3):
-        w = data.vertex_vertices[v, k]
+        w = data[D_VERTEX_VERTICES + 3 * v + k]
         if w >= 0 and state[V_OWNER + w] != -1:
             return False
     return True
@@ -322,7 +336,7 @@ def setup_settle_ok(state, data, v):
     if not distance_ok(state, data, v):
         return False
     for k in range(3):
-        e = data.vertex_edges[v, k]
+        e = data[D_VERTEX_EDGES + 3 * v + k]
         if e >= 0 and state[E_OWNER + e] == -1:
             return True
     return False
@@ -345,7 +359,7 @@ def settle_ok(state, data, p, v):
 def _road_degree(state, data, p, v):
     d = 0
     for k in range(3):
-        e = data.vertex_edges[v, k]
+        e = data[D_VERTEX_EDGES + 3 * v + k]
         if e >= 0 and state[E_OWNER + e] == p:
             d += 1
     return d
@@ -369,11 +383,11 @@ def _longest_trail_from(state, data, p, start, used, stack_v, stack_k, stack_e, 
             while stack_k[depth] < 3:
                 k = stack_k[depth]
                 stack_k[depth] = k + 1
-                e = data.vertex_edges[v, k]
+                e = data[D_VERTEX_EDGES + 3 * v + k]
                 if e >= 0 and state[E_OWNER + e] == p and used[e] == 0:
                     used[e] = 1
                     depth += 1
-                    w = data.vertex_vertices[v, k]
+                    w = data[D_VERTEX_VERTICES + 3 * v + k]
                     stack_v[depth] = w
                     stack_k[depth] = 0
                     stack_e[depth] = e
@@ -405,7 +419,7 @@ def road_length(state, data, p):
     stack_k = np.empty(MAX_ROADS + 2, np.int64)
     stack_e = np.empty(MAX_ROADS + 2, np.int64)
     best = 0
-    n_vert = data.rules[G_N_VERT]
+    n_vert = data[G_N_VERT]
     for start in range(n_vert):
         d = _road_degree(state, data, p, start)
         if d == 0:
@@ -453,7 +467,7 @@ def update_longest_road(out, data, who, v):
         elif length == best:
             n_best += 1
     holder = out[LR_HOLDER]
-    minimum = data.rules[G_LR_MIN]
+    minimum = data[G_LR_MIN]
     if holder >= 0 and out[ROAD_LEN + holder] >= minimum and out[ROAD_LEN + holder] == best:
         return
     if best >= minimum and n_best == 1:
@@ -467,7 +481,7 @@ def update_largest_army(out, data, p):
     """After ``p`` plays a Knight: the first to the minimum takes the card, then only a player
     with strictly more Knights than the holder."""
     holder = out[LA_HOLDER]
-    if holder == p or out[KNIGHTS + p] < data.rules[G_LA_MIN]:
+    if holder == p or out[KNIGHTS + p] < data[G_LA_MIN]:
         return
     if holder < 0 or out[KNIGHTS + p] > out[KNIGHTS + holder]:
         out[LA_HOLDER] = p
@@ -481,12 +495,12 @@ def update_largest_army(out, data, p):
 @njit(cache=True)
 def red_adjacent(state, data):
     """Does a 6 or 8 token sit next to another 6 or 8?"""
-    for h in range(data.rules[G_N_HEX]):
+    for h in range(data[G_N_HEX]):
         a = state[HEX_NUMBER + h]
         if a != 6 and a != 8:
             continue
         for k in range(6):
-            m = data.hex_neighbours[h, k]
+            m = data[D_HEX_NEIGHBOURS + 6 * h + k]
             if m >= 0:
                 b = state[HEX_NUMBER + m]
                 if b == 6 or b == 8:
@@ -498,23 +512,23 @@ def red_adjacent(state, data):
 def place_numbers(data, rng, out):
     """Number tokens (§3.1): along the spiral rotated by a random allowed turn, skipping
     deserts; or (lever ``number_placement``) shuffled until no 6 is next to an 8."""
-    n_hex = data.rules[G_N_HEX]
-    n_tok = data.rules[G_N_TOKENS]
+    n_hex = data[G_N_HEX]
+    n_tok = data[G_N_TOKENS]
     for h in range(MAX_HEX):
         out[HEX_NUMBER + h] = 0
-    if data.rules[G_RANDOM_NUMBERS] == 0:
-        k = randint(rng, data.rules[G_ROTATIONS])
+    if data[G_RANDOM_NUMBERS] == 0:
+        k = randint(rng, data[G_ROTATIONS])
         t = 0
         for i in range(n_hex):
-            h = data.spiral[k, i]
+            h = data[D_SPIRAL + MAX_HEX * k + i]
             if out[HEX_TERRAIN + h] != DESERT and t < n_tok:
-                out[HEX_NUMBER + h] = data.tokens[t]
+                out[HEX_NUMBER + h] = data[D_TOKENS + t]
                 t += 1
         return
     tokens = np.zeros(MAX_HEX, np.int64)
     for _ in range(MAX_NUMBER_TRIES):
         for t in range(n_tok):
-            tokens[t] = data.tokens[t]
+            tokens[t] = data[D_TOKENS + t]
         shuffle(rng, tokens, n_tok)
         t = 0
         for h in range(n_hex):
@@ -529,7 +543,7 @@ def place_numbers(data, rng, out):
 def init_state(data, n_players, rng, out):
     """Setup (§3) into ``out``: shuffled terrain, numbers and harbours, the robber on the
     desert, bank and deck, pieces; the first player places the first settlement."""
-    r = data.rules
+    r = data
     for i in range(out.shape[0]):
         out[i] = 0
     out[NP] = n_players
@@ -552,7 +566,7 @@ def init_state(data, n_players, rng, out):
     for res in range(N_RES):
         out[BANK + res] = r[G_BANK]
     for d in range(N_DEV):
-        out[DECK + d] = data.dev_deck[d]
+        out[DECK + d] = data[D_DEV_DECK + d]
     out[DECK_N] = r[G_DECK_N]
     for s in range(n_players):
         out[ROADS_LEFT + s] = r[G_ROADS]
@@ -562,8 +576,8 @@ def init_state(data, n_players, rng, out):
     n_hex = r[G_N_HEX]
     terr = np.zeros(MAX_HEX, np.int64)
     i = 0
-    for t in range(data.terrain_pool.shape[0]):
-        for _ in range(data.terrain_pool[t]):
+    for t in range(N_TERRAINS):
+        for _ in range(data[D_TERRAIN_POOL + t]):
             terr[i] = t
             i += 1
     shuffle(rng, terr, n_hex)
@@ -580,7 +594,7 @@ def init_state(data, n_players, rng, out):
     harb = np.zeros(MAX_SLOTS, np.int64)
     i = 0
     for t in range(N_RES + 1):
-        for _ in range(data.harbour_pool[t]):
+        for _ in range(data[D_HARBOUR_POOL + t]):
             harb[i] = t
             i += 1
     shuffle(rng, harb, n_slots)
@@ -626,12 +640,12 @@ def _builds(state, data, p, out, n):
     if state[ROADS_LEFT + p] > 0 and can_afford(state, data, p, C_ROAD):
         n = road_edges(state, data, p, out, n, False)
     if state[SETTLE_LEFT + p] > 0 and can_afford(state, data, p, C_SETTLEMENT):
-        for v in range(data.rules[G_N_VERT]):
+        for v in range(data[G_N_VERT]):
             if settle_ok(state, data, p, v):
                 out[n] = A_SETTLE + v
                 n += 1
     if state[CITIES_LEFT + p] > 0 and can_afford(state, data, p, C_CITY):
-        for v in range(data.rules[G_N_VERT]):
+        for v in range(data[G_N_VERT]):
             if state[V_OWNER + v] == p and state[V_CITY + v] == 0:
                 out[n] = A_CITY + v
                 n += 1
@@ -648,14 +662,14 @@ def legal_actions(state, data, out):
     p = state[SEAT]
     n = 0
     if phase == PH_SETUP_SETTLE:
-        for v in range(data.rules[G_N_VERT]):
+        for v in range(data[G_N_VERT]):
             if setup_settle_ok(state, data, v):
                 out[n] = A_SETTLE + v
                 n += 1
     elif phase == PH_SETUP_ROAD:
         v = state[LAST_VERTEX]
         for k in range(3):
-            e = data.vertex_edges[v, k]
+            e = data[D_VERTEX_EDGES + 3 * v + k]
             if e >= 0 and state[E_OWNER + e] == -1:
                 out[n] = A_ROAD + e
                 n += 1
@@ -684,7 +698,7 @@ def legal_actions(state, data, out):
                 out[n] = A_DISCARD + res
                 n += 1
     elif phase == PH_ROBBER:
-        for h in range(data.rules[G_N_HEX]):
+        for h in range(data[G_N_HEX]):
             if h != state[ROBBER]:
                 out[n] = A_ROBBER + h
                 n += 1
@@ -713,7 +727,7 @@ def _is_victim(state, data, s):
     if h < 0:
         return False
     for k in range(6):  # noqa: SIM110  (numba: plain loop)
-        if state[V_OWNER + data.hex_vertices[h, k]] == s:
+        if state[V_OWNER + data[D_HEX_VERTICES + 6 * h + k]] == s:
             return True
     return False
 
@@ -726,7 +740,7 @@ def _is_victim(state, data, s):
 @njit(cache=True)
 def _pay(out, data, p, row):
     for r in range(N_RES):
-        c = data.costs[row, r]
+        c = data[D_COSTS + N_RES * row + r]
         out[HAND + p * N_RES + r] -= c
         out[BANK + r] += c
         out[HAND_N + p] -= c
@@ -743,7 +757,7 @@ def _take_from_bank(out, p, r, k):
 def _place_settlement(out, data, p, v):
     out[V_OWNER + v] = p
     out[SETTLE_LEFT + p] -= 1
-    s = data.vertex_slot[v]
+    s = data[D_VERTEX_SLOT + v]
     if s >= 0:
         out[PORTS + p * (N_RES + 1) + out[SLOT_TYPE + s]] = 1
     update_longest_road(out, data, -1, v)  # a settlement can break another player's road
@@ -761,7 +775,7 @@ def produce(out, data, dice):
     """Production for a roll of ``dice`` (§4.3), resource by resource: if the bank cannot pay
     everyone owed a resource, nobody gets it, unless exactly one player is owed it: he takes
     what is left."""
-    n_hex = data.rules[G_N_HEX]
+    n_hex = data[G_N_HEX]
     for res in range(N_RES):
         total = 0
         mask = 0
@@ -770,7 +784,7 @@ def produce(out, data, dice):
             if out[HEX_NUMBER + h] != dice or h == out[ROBBER] or out[HEX_TERRAIN + h] != res:
                 continue
             for k in range(6):
-                v = data.hex_vertices[h, k]
+                v = data[D_HEX_VERTICES + 6 * h + k]
                 owner = out[V_OWNER + v]
                 if owner >= 0:
                     total += 1 + out[V_CITY + v]
@@ -783,7 +797,7 @@ def produce(out, data, dice):
                 if out[HEX_NUMBER + h] != dice or h == out[ROBBER] or out[HEX_TERRAIN + h] != res:
                     continue
                 for k in range(6):
-                    v = data.hex_vertices[h, k]
+                    v = data[D_HEX_VERTICES + 6 * h + k]
                     owner = out[V_OWNER + v]
                     if owner >= 0:
                         _take_from_bank(out, owner, res, 1 + out[V_CITY + v])
@@ -819,7 +833,7 @@ def _roll(out, data, rng):
     out[RET_PHASE] = PH_MAIN
     owing = False
     for s in range(out[NP]):
-        if out[HAND_N + s] > data.rules[G_DISCARD]:
+        if out[HAND_N + s] > data[G_DISCARD]:
             out[DISCARD_OWED + s] = out[HAND_N + s] // 2
             owing = True
     if owing:
@@ -845,11 +859,8 @@ def _start_turn(out, data, p):
     for d in range(N_DEV):
         out[DEV + p * N_DEV + d] += out[DEV_NEW + p * N_DEV + d]
         out[DEV_NEW + p * N_DEV + d] = 0
-    if (
-        out[ROUND] > data.rules[G_ROUND_CAP]
-        and victory_points(out, data, p) < data.rules[G_VP_TARGET]
-    ):
-        out[ROUND] = data.rules[G_ROUND_CAP]
+    if out[ROUND] > data[G_ROUND_CAP] and victory_points(out, data, p) < data[G_VP_TARGET]:
+        out[ROUND] = data[G_ROUND_CAP]
         out[TURNS] -= 1
         out[TURNS_TAKEN + p] -= 1
         out[OVER] = 1
@@ -861,7 +872,7 @@ def _start_turn(out, data, p):
 @njit(cache=True)
 def _end_turn(out, data):
     n = out[NP]
-    if data.rules[G_SBP] and n > 1:
+    if data[G_SBP] and n > 1:
         out[PHASE] = PH_SBP
         out[SBP_LEFT] = n - 1
         out[SEAT] = (out[CUR] + 1) % n
@@ -952,7 +963,7 @@ def _check_win(out, data):
     if phase == PH_SETUP_SETTLE or phase == PH_SETUP_ROAD or phase == PH_SBP:  # noqa: SIM109
         return
     p = out[CUR]
-    if victory_points(out, data, p) >= data.rules[G_VP_TARGET]:
+    if victory_points(out, data, p) >= data[G_VP_TARGET]:
         out[OVER] = 1
         out[REASON] = R_VP_TARGET
         out[WINNER] = p
@@ -973,7 +984,7 @@ def step(state, action, data, rng, out):
         out[LAST_VERTEX] = v
         if state[SETUP_STEP] >= n:  # second settlement: one card per adjacent terrain (§3.5)
             for k in range(3):
-                h = data.vertex_hexes[v, k]
+                h = data[D_VERTEX_HEXES + 3 * v + k]
                 if h >= 0:
                     res = out[HEX_TERRAIN + h]
                     if res < N_RES and out[BANK + res] > 0:

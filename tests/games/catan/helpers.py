@@ -70,7 +70,7 @@ def make_state(
         for v in vs:
             s[S.V_OWNER + v] = p
             s[S.SETTLE_LEFT + p] -= 1
-            slot = data.vertex_slot[v]
+            slot = P.table(data, "vertex_slot")[v]
             if slot >= 0:
                 s[S.PORTS + p * (S.N_RES + 1) + s[S.SLOT_TYPE + slot]] = 1
     for p, vs in (cities or {}).items():
@@ -78,7 +78,7 @@ def make_state(
             s[S.V_OWNER + v] = p
             s[S.V_CITY + v] = 1
             s[S.CITIES_LEFT + p] -= 1
-            slot = data.vertex_slot[v]
+            slot = P.table(data, "vertex_slot")[v]
             if slot >= 0:
                 s[S.PORTS + p * (S.N_RES + 1) + s[S.SLOT_TYPE + slot]] = 1
     for p, es in (roads or {}).items():
@@ -111,7 +111,7 @@ def make_state(
 def check_books(s, data):
     """Cards, pieces and counters are consistent (a subset of the property-test checks)."""
     players = s[S.NP]
-    bank = data.rules[P.G_BANK]
+    bank = data[P.G_BANK]
     for r in range(S.N_RES):
         held = sum(int(s[S.HAND + p * S.N_RES + r]) for p in range(players))
         assert held + s[S.BANK + r] == bank, f"resource {r}: {held + s[S.BANK + r]} in play"
@@ -123,7 +123,7 @@ def check_books(s, data):
     for p in range(players):
         deck += s[S.DEV + p * S.N_DEV : S.DEV + (p + 1) * S.N_DEV]
         deck += s[S.DEV_NEW + p * S.N_DEV : S.DEV_NEW + (p + 1) * S.N_DEV]
-    assert (deck == data.dev_deck).all(), "development cards not conserved"
+    assert (deck == P.table(data, "dev_deck")).all(), "development cards not conserved"
     assert s[S.PLAYED + S.KNIGHT] == s[S.KNIGHTS : S.KNIGHTS + players].sum()
     assert s[S.DECK_N] == s[S.DECK : S.DECK + S.N_DEV].sum()
 
@@ -171,6 +171,6 @@ def set_hex(s, h, terrain, number):
 
 def clear_number(s, data, number, keep):
     """Turn every other hex showing ``number`` into a 0 (it no longer produces)."""
-    for h in range(data.rules[P.G_N_HEX]):
+    for h in range(data[P.G_N_HEX]):
         if h != keep and s[S.HEX_NUMBER + h] == number:
             s[S.HEX_NUMBER + h] = 0

@@ -182,16 +182,29 @@ def test_every_section_12_lever_is_declared():
 
 def test_compile_data_shapes_and_values():
     data = P.default_data(4)
-    assert data.rules[P.G_N_HEX] == 19 and data.rules[P.G_N_VERT] == 54
-    assert data.rules[P.G_N_EDGE] == 72 and data.rules[P.G_DECK_N] == 25
-    assert data.costs.shape == (4, 5) and list(data.costs[P.C_CITY]) == [0, 0, 0, 2, 3]
-    assert data.hex_vertices.shape == (S.MAX_HEX, 6) and data.vertex_edges.shape == (S.MAX_V, 3)
-    assert data.edge_vertices.shape == (S.MAX_E, 2) and data.spiral.shape == (6, S.MAX_HEX)
+    assert data.dtype == np.int64 and data.shape == (P.DATA_LEN,)
+    assert data[P.G_N_HEX] == 19 and data[P.G_N_VERT] == 54
+    assert data[P.G_N_EDGE] == 72 and data[P.G_DECK_N] == 25
+    assert list(P.table(data, "costs")[P.C_CITY]) == [0, 0, 0, 2, 3]
+    b = P.boards("standard")
+    for name in ("hex_vertices", "hex_neighbours", "vertex_hexes", "vertex_vertices"):
+        arr = getattr(b, name)
+        t = P.table(data, name)
+        assert (t[: arr.shape[0]] == arr).all() and (t[arr.shape[0] :] == -1).all()
+    assert (P.table(data, "edge_vertices")[:72] == b.edge_vertices).all()
+    assert (P.table(data, "vertex_edges")[:54] == b.vertex_edges).all()
+    assert (P.table(data, "spiral")[:6, :19] == b.spiral).all()
+    assert (P.table(data, "vertex_slot")[:54] == b.vertex_slot).all()
+    offsets = sorted(off for off, _ in P.TABLES.values())
+    sizes = {off: int(np.prod(shape)) for off, shape in P.TABLES.values()}
+    for a, c in zip(offsets, offsets[1:], strict=False):
+        assert a + sizes[a] == c, "tables overlap or leave a gap"
+    assert offsets[-1] + sizes[offsets[-1]] == P.DATA_LEN
     big = P.default_data(6)
-    assert big.rules[P.G_N_HEX] == 30 and big.rules[P.G_DECK_N] == 34
-    assert big.rules[P.G_SBP] == 1 and big.rules[P.G_ROTATIONS] == 2
+    assert big[P.G_N_HEX] == 30 and big[P.G_DECK_N] == 34
+    assert big[P.G_SBP] == 1 and big[P.G_ROTATIONS] == 2
     cheap = P.default_data(4, cost_city="0,0,0,2,2", board="large")
-    assert list(cheap.costs[P.C_CITY]) == [0, 0, 0, 2, 2] and cheap.rules[P.G_N_HEX] == 30
+    assert list(P.table(cheap, "costs")[P.C_CITY]) == [0, 0, 0, 2, 2] and cheap[P.G_N_HEX] == 30
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,7 @@ ERRORS = [
 @njit(cache=True)
 def _check(s, data):
     """0 if the state is consistent, else an E_* code."""
-    r = data.rules
+    r = data
     n = s[S.NP]
     for i in range(S.HAND, S.HAND + S.MAX_PLAYERS * S.N_RES):
         if s[i] < 0:
@@ -143,7 +143,7 @@ def _check(s, data):
         if s[S.V_OWNER + v] < 0:
             continue
         for k in range(3):
-            w = data.vertex_vertices[v, k]
+            w = data[P.D_VERTEX_VERTICES + 3 * v + k]
             if w >= 0 and s[S.V_OWNER + w] >= 0:
                 return E_DISTANCE
     # every road touches its owner's building, or its owner's road at a vertex it may pass
@@ -153,11 +153,11 @@ def _check(s, data):
             continue
         ok = False
         for j in range(2):
-            v = data.edge_vertices[e, j]
+            v = data[P.D_EDGE_VERTICES + 2 * e + j]
             if s[S.V_OWNER + v] == p:
                 ok = True
             for k in range(3):
-                f = data.vertex_edges[v, k]
+                f = data[P.D_VERTEX_EDGES + 3 * v + k]
                 if f >= 0 and f != e and s[S.E_OWNER + f] == p:
                     ok = True
         if not ok:
@@ -171,7 +171,7 @@ def _check(s, data):
         total = s[S.DECK + d] + s[S.PLAYED + d]
         for p in range(n):
             total += s[S.DEV + p * S.N_DEV + d] + s[S.DEV_NEW + p * S.N_DEV + d]
-        if total != data.dev_deck[d]:
+        if total != data[P.D_DEV_DECK + d]:
             return E_DEV
     knights = 0
     for p in range(n):
@@ -260,7 +260,7 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
                 err = E_NO_END
         if err == OK and a[S.REASON] == S.R_VP_TARGET:
             w = a[S.WINNER]
-            if w != a[S.CUR] or victory_points(a, data, w) < data.rules[P.G_VP_TARGET]:
+            if w != a[S.CUR] or victory_points(a, data, w) < data[P.G_VP_TARGET]:
                 err = E_WINNER
         errors[g] = err
         steps[g] = k
