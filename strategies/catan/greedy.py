@@ -1,0 +1,283 @@
+"""Catan greedy bot (code 1): one-step values over production by number probability, resource
+diversity, harbours, pieces and VP; its weights are bot parameters.
+
+It reads only what its seat may know: its own hand and development cards, the public board
+(buildings, roads, robber, numbers, harbours), the bank, every player's public VP, Knights and
+hand size. Never the other hands' contents or the deck's order.
+
+Values, per action (the highest is played; ties go to the first listed):
+
+- a place for a settlement: the pips of its hexes (a 6 or an 8 is 5 pips, a 2 or a 12 is 1,
+  halved under the robber) times ``production``, plus ``diversity`` for each resource the seat
+  does not produce yet, plus ``harbour`` on a harbour vertex;
+- build: city and settlement ``vp`` plus the place's value; a development card ``dev``; a road
+  ``road`` plus the best settlement place it opens, only when no settlement can be built;
+- a maritime trade only when it makes a city, settlement or development card affordable;
+- development cards: a Knight when the robber sits on one of the seat's hexes or it takes
+  Largest Army; Year of Plenty and Monopoly for what the next build lacks; Road Building when
+  two roads can be placed;
+- the robber goes where it costs the opponents the most pips and the seat nothing; the steal
+  takes from the opponent with the most public VP; discards give up the most plentiful cards.
+"""
+
+from numba import njit
+
+from sim.core.params import Param, ParamSet
+from sim.games.catan.params import (
+    C_CITY,
+    C_DEV,
+    C_SETTLEMENT,
+    D_COSTS,
+    D_EDGE_VERTICES,
+    D_HEX_VERTICES,
+    D_VERTEX_HEXES,
+    D_VERTEX_SLOT,
+    G_LA_MIN,
+    G_N_VERT,
+)
+from sim.games.catan.rules import (
+    can_afford,
+    distance_ok,
+    legal_actions,
+    public_victory_points,
+    settlements_on_board,
+    trade_ratio,
+)
+from sim.games.catan.state import (
+    A_BUY,
+    A_CITY,
+    A_DISCARD,
+    A_END,
+    A_KNIGHT,
+    A_MONO,
+    A_PICK,
+    A_ROAD,
+    A_ROAD_BUILDING,
+    A_ROBBER,
+    A_ROLL,
+    A_SETTLE,
+    A_STEAL,
+    A_TRADE,
+    A_YOP,
+    BANK,
+    CITIES_LEFT,
+    DECK_N,
+    HAND,
+    HEX_NUMBER,
+    HEX_TERRAIN,
+    KNIGHTS,
+    LA_HOLDER,
+    N_RES,
+    ROBBER,
+    SLOT_TYPE,
+    V_CITY,
+    V_OWNER,
+)
+
+GREEDY_PARAMS = ParamSet(
+    (
+        Param("production", "float", 1.0, "value of one pip of production", low=0.0, high=100.0),
+        Param(
+            "diversity", "float", 1.5, "value of a resource not produced yet", low=0.0, high=100.0
+        ),
+        Param("harbour", "float", 1.0, "value of a harbour vertex", low=0.0, high=100.0),
+        Param("vp", "float", 20.0, "value of one victory point", low=0.0, high=1000.0),
+        Param("dev", "float", 12.0, "value of a development card", low=0.0, high=1000.0),
+        Param(
+            "road", "float", 2.0, "value of a road (plus the place it opens)", low=0.0, high=100.0
+        ),
+    )
+)
+P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD = range(6)
+NEG = -1e18
+
+
+@njit(cache=True)
+def pips(number):
+    if number < 2 or number == 7 or number > 12:
+        return 0
+    return 6 - abs(7 - number)
+
+
+@njit(cache=True)
+def produces(state, data, p, res):
+    """Does ``p`` have a building next to a hex of resource ``res``?"""
+    for v in range(data[G_N_VERT]):
+        if state[V_OWNER + v] != p:
+            continue
+        for k in range(3):
+            h = data[D_VERTEX_HEXES + 3 * v + k]
+            if h >= 0 and state[HEX_TERRAIN + h] == res and state[HEX_NUMBER + h] > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def place_value(state, data, p, v, params):
+    """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour)."""
+    value = 0.0
+    for k in range(3):
+        h = data[D_VERTEX_HEXES + 3 * v + k]
+        if h < 0:
+            continue
+        t = state[HEX_TERRAIN + h]
+        pp = float(pips(state[HEX_NUMBER + h]))
+        if h == state[ROBBER]:
+            pp *= 0.5
+        value += pp * params[P_PROD]
+        if t < N_RES and not produces(state, data, p, t):
+            value += params[P_DIV]
+    if data[D_VERTEX_SLOT + v] >= 0 and state[SLOT_TYPE + data[D_VERTEX_SLOT + v]] >= 0:
+        value += params[P_HARB]
+    return value
+
+
+@njit(cache=True)
+def _affordable_after(state, data, p, give, ratio, get, row):
+    """Could ``p`` pay cost ``row`` after trading ``ratio`` of ``give`` for one ``get``?"""
+    for r in range(N_RES):
+        have = state[HAND + p * N_RES + r]
+        if r == give:
+            have -= ratio
+        if r == get:
+            have += 1
+        if have < data[D_COSTS + N_RES * row + r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _lacking(state, data, p):
+    """The resource ``p`` lacks most for a settlement, else a city, else a card (or -1)."""
+    for row in (C_SETTLEMENT, C_CITY, C_DEV):
+        best, best_r = 0, -1
+        for r in range(N_RES):
+            gap = data[D_COSTS + N_RES * row + r] - state[HAND + p * N_RES + r]
+            if gap > best and state[BANK + r] > 0:
+                best, best_r = gap, r
+        if best_r >= 0:
+            return best_r
+    return -1
+
+
+@njit(cache=True)
+def _robbed(state, data, p):
+    """Is the robber on a hex where ``p`` has a building?"""
+    h = state[ROBBER]
+    if h < 0:
+        return False
+    for k in range(6):  # noqa: SIM110  (numba: plain loop)
+        if state[V_OWNER + data[D_HEX_VERTICES + 6 * h + k]] == p:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _best_open_place(state, data, p, e, params):
+    """Best settlement place a new road on ``e`` opens (0 if none)."""
+    best = 0.0
+    for j in range(2):
+        v = data[D_EDGE_VERTICES + 2 * e + j]
+        if distance_ok(state, data, v):
+            best = max(best, place_value(state, data, p, v, params))
+    return best
+
+
+@njit(cache=True)
+def action_value(state, data, p, a, params, can_settle, n_roads):
+    """Greedy value of legal action ``a`` for seat ``p``."""
+    if a == A_END or a == A_ROLL:  # noqa: SIM109
+        return 0.0
+    if a < A_CITY:  # settlement (setup or paid)
+        return params[P_VP] + place_value(state, data, p, a - A_SETTLE, params)
+    if a < A_ROAD:  # city: the production it doubles
+        v = a - A_CITY
+        return 2.0 * params[P_VP] + place_value(state, data, p, v, params)
+    if a < A_ROLL:  # road
+        e = a - A_ROAD
+        if can_settle:
+            return -1.0
+        return params[P_ROAD] + _best_open_place(state, data, p, e, params)
+    if a == A_BUY:
+        return params[P_DEV]
+    if a == A_KNIGHT:
+        if _robbed(state, data, p):
+            return params[P_DEV]
+        holder = state[LA_HOLDER]
+        mine = state[KNIGHTS + p] + 1
+        if (
+            holder != p
+            and mine >= data[G_LA_MIN]
+            and (holder < 0 or mine > state[KNIGHTS + holder])
+        ):
+            return 2.0 * params[P_VP]
+        return -1.0
+    if a == A_ROAD_BUILDING:
+        return params[P_DEV] if n_roads >= 2 else -1.0
+    if a == A_YOP:
+        return params[P_DEV]
+    if a < A_PICK:  # monopoly on the resource the next build lacks
+        return params[P_DEV] if a - A_MONO == _lacking(state, data, p) else -1.0
+    if a < A_DISCARD:  # Year of Plenty pick
+        return 1.0 if a - A_PICK == _lacking(state, data, p) else 0.0
+    if a < A_TRADE:  # discard the most plentiful
+        return float(state[HAND + p * N_RES + a - A_DISCARD])
+    if a < A_ROBBER:  # maritime trade: only to make a build affordable
+        give = (a - A_TRADE) // N_RES
+        get = (a - A_TRADE) % N_RES
+        ratio = trade_ratio(state, data, p, give)
+        for row in (C_CITY, C_SETTLEMENT, C_DEV):
+            if not can_afford(state, data, p, row) and _affordable_after(
+                state, data, p, give, ratio, get, row
+            ):
+                if row == C_SETTLEMENT and not can_settle:
+                    continue
+                if row == C_CITY and (
+                    state[CITIES_LEFT + p] == 0 or settlements_on_board(state, data, p) == 0
+                ):
+                    continue
+                if row == C_DEV and state[DECK_N] == 0:
+                    continue
+                return params[P_DEV] - 1.0
+        return -1.0
+    if a < A_STEAL:  # robber: opponents' pips lost, never on own hexes
+        h = a - A_ROBBER
+        value = 0.0
+        pp = float(pips(state[HEX_NUMBER + h]))
+        for k in range(6):
+            owner = state[V_OWNER + data[D_HEX_VERTICES + 6 * h + k]]
+            if owner == p:
+                return -100.0
+            if owner >= 0:
+                value += pp * (1 + state[V_CITY + data[D_HEX_VERTICES + 6 * h + k]])
+        return value
+    victim = a - A_STEAL
+    return float(public_victory_points(state, data, victim))
+
+
+@njit(cache=True)
+def _settle_possible(state, data, p, buf, n):
+    for i in range(n):  # noqa: SIM110  (numba: plain loop)
+        if A_SETTLE <= buf[i] < A_CITY:
+            return True
+    return False
+
+
+@njit(cache=True)
+def greedy_action(state, data, seat, params, rng, buf):
+    """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
+    deterministic given what the seat sees)."""
+    n = legal_actions(state, data, buf)
+    can_settle = _settle_possible(state, data, seat, buf, n)
+    n_roads = 0
+    for i in range(n):
+        if A_ROAD <= buf[i] < A_ROLL:
+            n_roads += 1
+    best = NEG
+    best_a = buf[0]
+    for i in range(n):
+        v = action_value(state, data, seat, buf[i], params, can_settle, n_roads)
+        if v > best:
+            best = v
+            best_a = buf[i]
+    return best_a
