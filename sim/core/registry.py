@@ -25,6 +25,7 @@ GAME_MODULES: dict[str, str] = {
     "celtic_trader": "sim.games.celtic_trader",
     "celtica": "sim.games.celtica",
     "celtae": "sim.games.celtae",
+    "catan": "sim.games.catan",
 }
 
 

@@ -1,6 +1,5 @@
 """Catan (base game, 3-4 players, and the 5-6 player extension with its Special Building
-Phase): the game declaration. Work in progress (issue 14): not yet registered in
-``sim.core.registry.GAME_MODULES``; bots random and greedy (the search bot is not wired yet).
+Phase): the game declaration; bots random, greedy and search.
 
 Players build roads, settlements and cities on a hex island whose hexes produce resources on
 2d6; the first to 10 VP on his own turn wins. Rules: rules/catan-base.md; data: catan.toml;
@@ -11,7 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
-from sim.games.catan.params import PARAMS, load_raw
+from sim.games.catan.params import GAME_DATA, PARAMS, load_raw
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, TIEBREAK, play
 from sim.games.catan.state import END_REASONS
 from sim.games.catan.trace import trace
@@ -48,4 +47,5 @@ GAME = GameDecl(
     tiebreak=TIEBREAK,
     default_bot="greedy",
     warmup=_warmup,
+    data=GAME_DATA,
 )

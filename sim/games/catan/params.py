@@ -11,13 +11,14 @@ player count.
 from __future__ import annotations
 
 import dataclasses
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sim.core.datafile import DataFileError, data_error, read_data_file
+from sim.core.gamedata import GameData
 from sim.core.params import Param, ParamError, ParamSet
 from sim.games.catan.board import Board, BoardError, build_board
 from sim.games.catan.state import (
@@ -133,12 +134,20 @@ def _counts(table: dict, names: list[str], key: str) -> list[int]:
     return values
 
 
-@lru_cache(maxsize=1)
+REQUIRED = ("game", "rules", "pieces", "costs", "bank", "dev_deck", "boards")
+
+
 def load_raw() -> dict[str, Any]:
-    """The parsed, validated data file (cached for the process)."""
-    raw = read_data_file(
-        DATA_FILE, ("game", "rules", "pieces", "costs", "bank", "dev_deck", "boards")
-    )
+    """The parsed, validated shipped data file (cached for the process)."""
+    return GAME_DATA.read()
+
+
+def _validate(raw: dict[str, Any]) -> None:
+    """The game's own checks of a data file; its numbers are checked as parameter defaults.
+
+    The board geometry (``boards.*``) is read from the shipped file: a variant data file or an
+    override may change every other value, not the board's coordinates (yet).
+    """
     g = raw["game"]
     if len(g["resources"]) != N_RES:
         raise _fail("game.resources", f"must name {N_RES} resources")
@@ -162,7 +171,6 @@ def load_raw() -> dict[str, Any]:
         raise _fail("boards", f"must define {', '.join(BOARD_NAMES)}")
     for name in BOARD_NAMES:
         boards(name)  # raises on inconsistent geometry
-    return raw
 
 
 @cache
@@ -272,8 +280,8 @@ def _by_players(v34: Any, v56: Any) -> dict[int, Any]:
     return {3: v34, 4: v34, 5: v56, 6: v56}
 
 
-def _param_set() -> ParamSet:
-    raw = load_raw()
+def param_set(raw: dict[str, Any]) -> ParamSet:
+    """The declared parameters (every §12 lever), their defaults read from ``raw``."""
     g, ru, pc, co = raw["game"], raw["rules"], raw["pieces"], raw["costs"]
     deck34, deck56 = raw["dev_deck"]["cards_3_4"], raw["dev_deck"]["cards_5_6"]
     sbp_min = ru["special_building_phase_min_players"]
@@ -407,7 +415,8 @@ def _param_set() -> ParamSet:
     return ParamSet(tuple(params))
 
 
-PARAMS = _param_set()
+GAME_DATA = GameData(DATA_FILE, REQUIRED, _validate, param_set)
+PARAMS = param_set(load_raw())
 
 
 def resource_names() -> list[str]:
