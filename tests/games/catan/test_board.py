@@ -252,21 +252,18 @@ def test_board_errors_name_the_problem():
 
 def test_data_file_errors_name_file_and_key(tmp_path, monkeypatch):
     text = P.DATA_FILE.read_text()
-    bad = tmp_path / "catan.toml"
-    bad.write_text(text.replace("[dev_deck]", "[dev_deckx]"))
+    with pytest.raises(DataFileError, match=r"catan.toml: 'dev_deck' is missing"):
+        P.GAME_DATA.read(text.replace("[dev_deck]", "[dev_deckx]"), "catan.toml")
+    bad = tmp_path / "catan.toml"  # the board geometry is read from the data file itself
+    bad.write_text(text.replace("forest = 4, hills = 3", "forest = 5, hills = 3"))
     monkeypatch.setattr(P, "DATA_FILE", bad)
-    P.load_raw.cache_clear()
+    P.boards.cache_clear()
+    P._board_pools.cache_clear()
     try:
-        with pytest.raises(DataFileError, match=r"catan.toml: 'dev_deck' is missing"):
-            P.load_raw()
-        bad.write_text(text.replace("forest = 4, hills = 3", "forest = 5, hills = 3"))
-        P.boards.cache_clear()
-        P._board_pools.cache_clear()
         with pytest.raises(DataFileError, match=r"boards.standard.terrain_pool"):
-            P.load_raw()
+            P.GAME_DATA.read(bad.read_text(), "catan.toml")
     finally:
         monkeypatch.undo()
-        P.load_raw.cache_clear()
         P.boards.cache_clear()
         P._board_pools.cache_clear()
         P.load_raw()
