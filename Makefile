@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/menhir bench --out benchmarks/results.txt
 	$(BIN)/python -m experiments.bench --out benchmarks/results.txt
 	test ! -f benchmarks/bench_report.py || $(BIN)/python benchmarks/bench_report.py
+	$(BIN)/python benchmarks/catanatron_race.py --out benchmarks/results.txt
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
