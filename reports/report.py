@@ -621,6 +621,21 @@ def _figures(names: list[str], out: Path | None, word: str, param, group: str) -
     return shown
 
 
+def _incomplete_lines(runs: list[Run]) -> list[str]:
+    """A warning per run that was killed or is still running (issue 19, defect 4)."""
+    from reports.load import incomplete
+
+    lines = []
+    for r in runs:
+        missing = incomplete(r.path)
+        if missing is not None:
+            lines.append(
+                f"- INCOMPLETE RUN: {r.name} played {missing[0]:,} of {missing[1]:,} games; "
+                "this report covers those games only (complete it with menhir run --resume)."
+            )
+    return lines
+
+
 def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.Page:
     """The report as a page: headline, context, then sections (tables and their plots)."""
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
@@ -632,7 +647,9 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     holes = _rule_hole_lines(t, word)
     n_holes = max(0, len(holes) - 3)
     stalemates = _stalemate_lines(bal)
+    unfinished = _incomplete_lines(runs)
     context = [
+        *([*unfinished, ""] if unfinished else []),
         *([*stalemates, ""] if stalemates else []),
         f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {_count(info['games'].sum())} games; "
         f"common random numbers: {paired}. {_baseline_text(t['keys'])}",

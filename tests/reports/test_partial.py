@@ -35,4 +35,7 @@ def test_partial_report_of_a_killed_run_warns_with_the_counts(tmp_path):
         f"menhir: warning: {run}: incomplete run, 60 of 80 games played; "
         "the report covers these games only"
     ) in result.stderr
-    assert (run / "report" / "summary.md").is_file()
+    summary = (run / "report" / "summary.md").read_text()
+    assert "INCOMPLETE RUN: t played 60 of 80 games" in summary  # at the top, not only on stderr
+    assert summary.index("INCOMPLETE RUN") < summary.index("## Flags")
+    assert "INCOMPLETE RUN" in (run / "report" / "report.html").read_text()
