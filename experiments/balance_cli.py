@@ -18,8 +18,8 @@ def balance_cmd(config, out, jobs, backend, scheduler, resume):
     config's name).
     """
     from experiments.balance_search import balance
-    from experiments.cli import MenhirError
     from experiments.config import UserError
+    from sim.core.cli import MenhirError
     from sim.core.params import ParamError
 
     try:

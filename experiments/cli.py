@@ -2,6 +2,10 @@
 
 Each command parses, calls one library function and prints. Errors a user can cause are raised
 as ``click.UsageError``/``MenhirError`` with one line naming the file or key, exit code 2.
+
+The group and ``MenhirError`` live below every command, in ``sim.core.cli``; each command
+module (here games/play/bench, and run, report, ladder, balance, check in their packages)
+imports only that, never a sibling, and this entry module imports them all to register them.
 """
 
 from __future__ import annotations
@@ -10,8 +14,9 @@ import sys
 
 import click
 
-from experiments.options import POSITIVE, SEED, usage_line
-from sim.core.params import ParamError, parse_assignments
+from sim.core.cli import Interrupted, MenhirError, MenhirGroup, cli, fail_on_user_error
+from sim.core.cli_options import POSITIVE, SEED
+from sim.core.params import parse_assignments
 from sim.core.registry import (
     GAME_MODULES,
     describe_param,
@@ -19,66 +24,6 @@ from sim.core.registry import (
     make_setup,
     split_overrides,
 )
-
-
-class MenhirError(click.ClickException):
-    """A user error: one line on stderr, exit code 2, nothing half-written."""
-
-    exit_code = 2
-
-    def show(self, file=None):
-        click.echo(f"menhir: error: {self.format_message()}", err=True)
-
-
-def fail_on_user_error(func):
-    """Turn ParamError/SetupError/FileNotFoundError raised by the library into MenhirError."""
-    import functools
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except ParamError as exc:
-            raise MenhirError(str(exc)) from None
-
-    return wrapper
-
-
-class MenhirGroup(click.Group):
-    """The ``menhir`` group: click's usage errors and Ctrl-C become one line (issue 19, 9, 13)."""
-
-    def make_context(self, info_name, args, parent=None, **extra):
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as exc:
-            raise MenhirError(usage_line(exc)) from None
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as exc:
-            raise MenhirError(usage_line(exc)) from None
-        except (KeyboardInterrupt, click.Abort):
-            raise Interrupted("interrupted; nothing was written") from None
-
-
-class Interrupted(MenhirError):
-    """Ctrl-C: one line, exit code 130 (128 + SIGINT)."""
-
-    exit_code = 130
-
-    def show(self, file=None):
-        click.echo(f"menhir: {self.format_message()}", err=True)
-
-
-@click.group(cls=MenhirGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="menhir")
-def cli():
-    """menhir: Monte Carlo balance analysis for tabletop games."""
 
 
 @cli.command("games")
@@ -209,3 +154,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = ["Interrupted", "MenhirError", "MenhirGroup", "cli", "fail_on_user_error", "main"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from experiments.config import MAX_VARIANTS, UserError
-from experiments.options import POSITIVE, Folder
+from sim.core.cli_options import POSITIVE, Folder
 from sim.core.params import ParamError
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from experiments.options import Folder
+from sim.core.cli_options import Folder
 
 
 @click.command("report")
@@ -22,10 +22,10 @@ from experiments.options import Folder
 )
 def report_cmd(run_dirs, out, partial):
     """Write report.html, summary.md, PNG plots and CSV tables for run directories."""
-    from experiments.cli import MenhirError
     from reports.load import check_distinct, incomplete
     from reports.outdir import check_out_dir
     from reports.report import ReportError, make_report
+    from sim.core.cli import MenhirError
 
     try:
         check_out_dir(Path(out) if out else Path(run_dirs[0]) / "report", run_dirs)

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from experiments.options import POSITIVE, SEED
+from sim.core.cli_options import POSITIVE, SEED
 
 
 @click.command("ladder")
@@ -34,7 +34,7 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
     with its Holm-adjusted interval excluding 0.5; otherwise the pairs not separated, with
     about how many games per pair would separate them. A win shared by k players counts 1/k.
     """
-    from experiments.cli import MenhirError
+    from sim.core.cli import MenhirError
     from sim.core.params import ParamError
     from strategies.ladder import format_ladder, run_ladder, skill_lines, verdict_lines
 

@@ -102,3 +102,33 @@ def test_ctrl_c_in_a_command_is_one_line_exit_130(runner, monkeypatch):
     result = runner.invoke(cli, ["play", "celtic_trader", "--players", "2"])
     assert result.exit_code == 130
     assert result.output == "menhir: interrupted; nothing was written\n"
+
+
+def test_command_modules_import_no_sibling_and_not_the_entry_module():
+    """Issue 19: the group and MenhirError live below the commands (sim.core.cli), so the
+    import graph of the command line has no circle."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    commands = {
+        "experiments.run_cli": "experiments/run_cli.py",
+        "experiments.balance_cli": "experiments/balance_cli.py",
+        "experiments.check_cli": "experiments/check_cli.py",
+        "reports.cli": "reports/cli.py",
+        "strategies.ladder_cli": "strategies/ladder_cli.py",
+    }
+    forbidden = {"experiments.cli", *commands}
+    for name, path in commands.items():
+        tree = ast.parse((root / path).read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+            a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
+        }
+        assert not (imported & (forbidden - {name})), f"{name} imports {imported & forbidden}"
+    base = ast.parse((root / "sim/core/cli.py").read_text())
+    assert not any(
+        isinstance(n, ast.ImportFrom)
+        and n.module
+        and n.module.startswith(("experiments", "reports"))
+        for n in ast.walk(base)
+    )
