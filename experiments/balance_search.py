@@ -60,7 +60,6 @@ BALANCE_KEYS = (
     "max_trials",
     "confirm_games",
 )
-Z95 = 1.959963984540054
 TRIALS = "trials.parquet"
 STATE = "balance.json"
 CONFIRM = "confirm"
@@ -280,12 +279,12 @@ def score_counts(counts: list[tuple[Variant, dict]], games: int) -> TrialScore:
     return TrialScore(games, worst, worst_lo, worst_hi, sumsq, rates)
 
 
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of the reports (reports.stats.wilson) for one rate."""
+    from reports.stats import wilson as wilson_arrays
+
+    lo, hi = wilson_arrays(wins, n)
+    return float(lo[0]), float(hi[0])
 
 
 class Evaluator:

@@ -20,6 +20,7 @@ import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from reports.outdir import write_atomically  # noqa: E402
+from reports.plots import save  # noqa: E402
 
 PCT = "{:.1%}"
 
@@ -104,9 +105,7 @@ def _search_path(trials: pl.DataFrame, tolerance: float, path: Path) -> None:
     ax.set_ylabel("worst |win rate - fair|")
     ax.legend(fontsize=8)
     ax.set_title("Search path: the worst imbalance of each trial")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path.parent, path.stem, [])
 
 
 def _lever_effects(bc, trials: pl.DataFrame, path: Path) -> None:
@@ -129,9 +128,7 @@ def _lever_effects(bc, trials: pl.DataFrame, path: Path) -> None:
         ax.set_ylabel("win rate")
         ax.legend(fontsize=7)
     fig.suptitle("Each lever's effect on the targeted win rates (from the trials)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path.parent, path.stem, [])
 
 
 def _bars(rate: float, low: float, high: float) -> list[list[float]]:
@@ -157,9 +154,7 @@ def _before_after(trials: pl.DataFrame, rec: dict, path: Path) -> None:
     ax.set_yticks(range(len(whos)), whos)
     ax.set_xlabel("win rate (grey: fair share ± tolerance)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path.parent, path.stem, [])
 
 
 def _markdown_to_html(lines: list[str]) -> str:

@@ -183,19 +183,15 @@ def apply_overrides(raw: dict, overrides: Mapping[str, Any]) -> dict:
             parent[keys[-1]] = conform(original, value)
         except ValueError:
             raise DataError(
-                f"data '{path}' = {_show(value)} is not allowed: {_describe(original)} "
-                f"(the data file has {_show(original)})"
+                f"data '{path}' = {show_value(value)} is not allowed: {_describe(original)} "
+                f"(the data file has {show_value(original)})"
             ) from None
     return out
 
 
-def _show(value: Any) -> str:
-    return json.dumps(value) if isinstance(value, list | dict | str | bool) else repr(value)
-
-
 def show_value(value: Any) -> str:
     """A value as written in TOML (lists and strings as JSON, which TOML reads the same)."""
-    return _show(value)
+    return json.dumps(value) if isinstance(value, list | dict | str | bool) else repr(value)
 
 
 def _leaves(node: Any, prefix: str) -> list[tuple[str, Any]]:
@@ -325,7 +321,7 @@ def _resolve(data: GameData, key: str, text: str | None, name: str | None) -> di
     try:
         data.validate(raw)
     except (DataFileError, KeyError, TypeError, IndexError, ValueError) as exc:
-        what = ", ".join(f"'{p}' = {_show(v)}" for p, v in sorted(overrides.items()))
+        what = ", ".join(f"'{p}' = {show_value(v)}" for p, v in sorted(overrides.items()))
         raise DataError(f"data {what} is not allowed: {str(exc).splitlines()[0]}") from None
     return raw
 

@@ -664,9 +664,7 @@ def data_for(params, players: int) -> Data:
 
 
 def setup_data(setup) -> Data:
-    """Compiled data of a setup: its parameters and its data-file overrides."""
-    if not setup.data and setup.data_text is None:
-        return data_for(setup.params, setup.players)
+    """Compiled data of a setup: its parameters and its data-file overrides (once per variant)."""
     return compiled_for(setup, lambda s: compile_data(dict(s.params), s.players, s.raw_data()))
 
 

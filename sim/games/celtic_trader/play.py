@@ -80,9 +80,7 @@ def data_for(params) -> tuple:
 
 
 def setup_data(setup) -> np.ndarray:
-    """Compiled data of a setup: its parameters and its data-file overrides."""
-    if not setup.data and setup.data_text is None:
-        return data_for(setup.params)
+    """Compiled data of a setup: its parameters and its data-file overrides (once per variant)."""
     return compiled_for(setup, lambda s: compile_data(dict(s.params), s.raw_data()))
 
 
