@@ -171,7 +171,7 @@ def _play_task(game, players, bots, first, count, seed, parent=None):
 def run_ladder(
     game: str,
     players: int | None = None,
-    games: int = 200,
+    games: int | None = None,
     bots: Sequence[str] | None = None,
     seed: int = 0,
     jobs: int = 1,
@@ -179,17 +179,20 @@ def run_ladder(
 ) -> pl.DataFrame:
     """Play every pair of bot levels and return one row per (bot, opponent).
 
-    ``games`` per pair is rounded up to a multiple of the number of seat arrangements so that
-    every arrangement plays the same games. Columns: ``bot``, ``opponent``, ``players``,
-    ``games``, ``win_share`` (the bot's), ``ci_low``, ``ci_high``, ``elo`` (the bot's rating),
-    ``opponent_elo``, then ``p_value`` (share = 0.5, score test), ``elo_low``, ``elo_high``
-    (bootstrap 95% interval of the bot's rating). Levels keep the given order (default: by bot
+    ``games`` per pair (default: the game's ``ladder_games``) is rounded up to a multiple of
+    the number of seat arrangements so that every arrangement plays the same games. Columns:
+    ``bot``, ``opponent``, ``players``, ``games``, ``win_share`` (the bot's), ``ci_low``,
+    ``ci_high``, ``elo`` (the bot's rating), ``opponent_elo``, then ``p_value`` (share = 0.5,
+    score test), ``elo_low``, ``elo_high`` (bootstrap 95% interval of the bot's rating). Levels
+    keep the given order (default: by bot
     code, weakest first).
     """
     decl = get_game(game)
     if players is None:
         players = 2 if decl.min_players <= 2 <= decl.max_players else decl.min_players
     decl.check_players(players)
+    if games is None:
+        games = decl.ladder_games
     if players < 2:
         raise SetupError(f"ladder: {game} needs at least 2 players to compare bots")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:

@@ -13,7 +13,11 @@ from sim.core.cli_options import POSITIVE, SEED
 @click.argument("game")
 @click.option("--players", "-p", type=POSITIVE, default=None, help="Player count (default: 2).")
 @click.option(
-    "--games", "-n", type=POSITIVE, default=200, show_default=True, help="Games per pair of levels."
+    "--games",
+    "-n",
+    type=POSITIVE,
+    default=None,
+    help="Games per pair of levels (default: the game's, 200 for most games, 600 for Catan).",
 )
 @click.option(
     "--bots",

@@ -96,6 +96,8 @@ class GameDecl:
     warmup: Callable[[], None] | None = None
     data: GameData | None = None
     decision_kinds: tuple[str, ...] = ()  # counted per seat as act_<kind> players columns
+    # `menhir ladder`'s default games per pair: enough to separate the game's adjacent levels
+    ladder_games: int = 200
 
     def bot(self, name: str) -> BotDecl:
         for b in self.bots:

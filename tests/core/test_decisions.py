@@ -1,6 +1,7 @@
 """Decision counts (issue 18): every decision a bot takes is counted once, by its kind."""
 
 import numpy as np
+import polars as pl
 import pytest
 
 from sim.core.batch import play_batch, play_chunk
@@ -34,6 +35,17 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
 
         def init(rng, a):
             rules.init_state(data, setup.players, mode, fixed, rng, a)
+    elif game == "catan":
+        from sim.games.catan import rules
+        from sim.games.catan.params import compile_data
+        from sim.games.catan.state import MAX_ACTIONS as BUF_LEN
+        from sim.games.catan.state import STATE_LEN
+        from strategies.catan import choose_action
+
+        data = compile_data(dict(setup.params), setup.players)
+
+        def init(rng, a):
+            rules.init_state(data, setup.players, rng, a)
     else:
         from sim.games.celtica import rules
         from sim.games.celtica.params import compile_data
@@ -62,7 +74,7 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
     return counts
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae"])
+@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae", "catan"])
 @pytest.mark.parametrize("bots", ["random", "greedy"])
 @pytest.mark.parametrize("players", [1, 3])
 def test_counts_match_the_trace_and_the_decisions_taken(game, bots, players):
@@ -77,7 +89,7 @@ def test_counts_match_the_trace_and_the_decisions_taken(game, bots, players):
         assert np.array_equal(played.sum(axis=1), _count_by_loop(game, setup, seed))
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae"])
+@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae", "catan"])
 def test_players_table_has_one_act_column_per_kind(game):
     setup = make_setup(game, 4, {}, "greedy")
     _, players = play_batch(setup, range(20), 5)
@@ -92,3 +104,15 @@ def test_a_kind_disabled_by_a_parameter_is_never_taken():
     _, players = play_batch(setup, range(40), 9)
     assert players["act_orders"].sum() == 0 and players["act_romanise"].sum() == 0
     assert players["act_move"].sum() > 0
+
+
+def test_catan_kinds_follow_the_phase_and_the_harbours():
+    # every game has 2 setup settlements and roads per seat, and a roll opens every turn
+    setup = make_setup("catan", 4, {}, "greedy")
+    _, players = play_batch(setup, range(30), 3)
+    assert (players["act_setup_settlement"] == 2).all() and (players["act_setup_road"] == 2).all()
+    per_game = players.group_by("game").agg(pl.col("act_roll").sum(), pl.col("act_end_turn").sum())
+    games, _ = play_batch(setup, range(30), 3)
+    turns = games.sort("game")["turns"].to_numpy()
+    assert np.array_equal(per_game.sort("game")["act_roll"].to_numpy(), turns)
+    assert players["act_trade_bank"].sum() > 0 and players["act_move_robber"].sum() > 0

@@ -96,6 +96,14 @@ def test_ladder_default_levels_are_the_games_bots_by_code(toy):
     assert table["bot"].unique(maintain_order=True).to_list() == ["random", "greedy", "search"]
 
 
+def test_ladder_default_games_per_pair_is_the_games_own(toy):
+    from sim.core.registry import get_game
+
+    table = run_ladder("toy_pig", 2, bots=["random", "greedy"])
+    assert table["games"].to_list() == [get_game("toy_pig").ladder_games] * 2
+    assert get_game("catan").ladder_games > get_game("celtic_trader").ladder_games
+
+
 @pytest.mark.parametrize(
     "kwargs, fragment",
     [

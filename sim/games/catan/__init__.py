@@ -10,6 +10,7 @@ its cache) on the first game played.
 """
 
 from sim.core.registry import GameDecl
+from sim.games.catan.decisions import DECISION_KINDS
 from sim.games.catan.params import GAME_DATA, PARAMS, load_raw
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, TIEBREAK, play
 from sim.games.catan.state import END_REASONS
@@ -48,4 +49,8 @@ GAME = GameDecl(
     default_bot="greedy",
     warmup=_warmup,
     data=GAME_DATA,
+    decision_kinds=DECISION_KINDS,
+    # search against greedy wins about 0.62 at 4 players: 200 games per pair leave its Holm
+    # interval touching 0.5 (0.567 [0.499, 0.632] at seed 0); 600 separate it (0.621 [0.582, 0.659])
+    ladder_games=600,
 )

@@ -13,6 +13,7 @@ from numba import njit
 
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
+from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import G_LA_VP, G_LR_VP, compile_data
 from sim.games.catan.rules import (
     cities_on_board,
@@ -79,6 +80,7 @@ def _play_kernel(
     score,
     components,
     extras,
+    actions,
 ):
     streams = np.zeros((1 + n_players, 4), np.uint64)
     a = np.zeros(STATE_LEN, np.int32)
@@ -90,6 +92,7 @@ def _play_kernel(
         while not is_over(a):
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, data, act)] += 1
             step(a, act, data, streams[0], b)
             a, b = b, a
         write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
@@ -121,7 +124,9 @@ def play(setup, seeds) -> ChunkResult:
     data = compile_data(dict(setup.params), setup.players)
     codes, params = setup.bot_arrays()
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    result = ChunkResult.empty(len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
+    result = ChunkResult.empty(
+        len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
+    )
     winner = np.full(len(seeds), -1, np.int64)
     _play_kernel(
         data,
@@ -136,5 +141,6 @@ def play(setup, seeds) -> ChunkResult:
         result.score,
         result.components,
         result.extras,
+        result.actions,
     )
     return finish(result, winner, setup.params)

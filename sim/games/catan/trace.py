@@ -13,6 +13,7 @@ import numpy as np
 from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
 from sim.games.catan import state as S
+from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import boards, compile_data, dev_names, resource_names, terrain_names
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan.rules import current_player, init_state, is_over, step, victory_points
@@ -157,16 +158,17 @@ def trace(setup, seed):
     a = np.zeros(S.STATE_LEN, np.int32)
     b = np.zeros(S.STATE_LEN, np.int32)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    result = ChunkResult.empty(1, n, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS))
     init_state(data, n, streams[0], a)
     lines = [f"catan, {n} players, seed {seed}"]
     lines += _board_lines(a, names, names.board.n_hexes, names.board.n_slots)
     while not is_over(a):
         seat = current_player(a)
         act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+        result.actions[0, seat, decision_kind(a, data, act)] += 1
         step(a, act, data, streams[0], b)
         lines += _event(a, b, int(act), names, data)
         a, b = b, a
-    result = ChunkResult.empty(1, n, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS))
     winner = np.full(1, -1, np.int64)
     write_results(
         a,
