@@ -62,16 +62,18 @@ from sim.games.celtae.params import (
     T_POSITION_REGION,
     T_TRIBE_PTS,
 )
-from sim.games.celtae.rules import (
+from sim.games.celtae.rules_options import legal_actions
+from sim.games.celtae.rules_scoring import (
+    leader_feature,
+    leader_features,
+    progress_count,
+    progress_met,
+)
+from sim.games.celtae.rules_shared import (
     active_of,
     cards_of_colour,
     cards_of_icon,
-    leader_feature,
-    leader_features,
-    legal_actions,
     pile_top,
-    progress_count,
-    progress_met,
     space_of,
     strength,
     usable_tokens,

@@ -3,7 +3,9 @@
 A shared action pawn on a four-space rondel; workers swapped, recruited and spent on Cultivate,
 Build, Combat and Recruit in two regions; leaders with a side A and a heroic side B; a progress
 track that ends the game. Solo against the automaton Solitairix.
-Rules: rules/celtae.md; data: celtae.toml; kernels: rules.py; bots: strategies/celtae.
+Rules: rules/celtae.md; data: celtae.toml; kernels: rules.py (the API) and rules_*.py (one module
+per part of the rulebook: setup, turn, options, actions, progress, solo, scoring); bots:
+strategies/celtae.
 
 Importing this package defines the kernels but compiles nothing: numba compiles (or loads from
 its cache) on the first game played.

@@ -28,15 +28,15 @@ from sim.games.celtae.params import (
 )
 from sim.games.celtae.play import role_mode_of
 from sim.games.celtae.rules import (
-    N_COMPONENTS,
     components,
     current_player,
     init_state,
     is_over,
     legal_actions,
-    n_blocks,
     step,
 )
+from sim.games.celtae.rules_scoring import N_COMPONENTS
+from sim.games.celtae.rules_shared import n_blocks
 from sim.games.celtae.state import (
     ACTIVE,
     BAG,

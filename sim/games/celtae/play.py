@@ -16,16 +16,8 @@ from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
-from sim.games.celtae.rules import (
-    N_COMPONENTS,
-    components,
-    current_player,
-    discs_placed,
-    init_state,
-    is_over,
-    step,
-    tiebreaks,
-)
+from sim.games.celtae.rules import components, current_player, init_state, is_over, step
+from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, tiebreaks
 from sim.games.celtae.state import (
     FIRST,
     MAX_ACTIONS,

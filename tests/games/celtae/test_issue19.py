@@ -7,6 +7,7 @@ import pytest
 import sim.games.celtae.state as S
 from sim.core.rng import new_streams, seed_streams
 from sim.games.celtae import rules as R
+from sim.games.celtae import rules_actions, rules_scoring
 from sim.games.celtae.params import default_data
 from strategies.celtae import random_action
 from tests.games.celtae.test_scenarios import (
@@ -207,9 +208,9 @@ def test_17_druids_never_count_on_the_druids_not_included_cards(card_id, counts_
     set_progress_cards(s, [(pc(card_id), 2)])
     set_tribe(s, 0, {F: 2, B: 1, N: 1, D: 2})  # 4 workers + 2 druids
     set_tribe(s, 1, {F: 2, B: 1, N: 1, SO: 1})  # 5 workers
-    assert R.progress_count(s, data, 0, pc(card_id)) == 4
-    assert not R.progress_met(s, data, 0, pc(card_id))
-    assert R.progress_met(s, data, 1, pc(card_id))
+    assert rules_scoring.progress_count(s, data, 0, pc(card_id)) == 4
+    assert not rules_scoring.progress_met(s, data, 0, pc(card_id))
+    assert rules_scoring.progress_met(s, data, 1, pc(card_id))
 
 
 @pytest.mark.parametrize("counts_druids", [False, True])
@@ -217,7 +218,7 @@ def test_17_the_lever_still_switches_the_most_workers_card(counts_druids):
     data = default_data(3, most_workers_any_counts_druids=counts_druids)
     s, _ = clean()
     set_tribe(s, 0, {F: 2, B: 1, N: 1, D: 2})
-    assert R.progress_count(s, data, 0, pc("P20")) == (6 if counts_druids else 4)
+    assert rules_scoring.progress_count(s, data, 0, pc("P20")) == (6 if counts_druids else 4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,7 +243,7 @@ def test_18_solo_swap_chooses_the_slot_among_alike_workers():
     got = []
     for action, after in ((left, [SO, F, B]), (middle, [F, SO, B])):
         t = s.copy()
-        R.apply(t, action, data, rng)  # the swap alone, before the rest of the turn
+        rules_actions.apply(t, action, data, rng)  # the swap alone, before the rest of the turn
         assert space(t, S.SP_COMBAT) == after
         # Solitairix's next turn swaps its worker with the leftmost worker of that space
         t[S.SOLO_FACE] = 0

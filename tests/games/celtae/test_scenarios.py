@@ -13,6 +13,7 @@ import sim.games.celtae.state as S
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import new_streams, seed_streams
 from sim.games.celtae import rules as R
+from sim.games.celtae import rules_actions, rules_scoring, rules_shared, rules_turn
 from sim.games.celtae.params import default_data, load_raw
 from sim.games.celtae.play import PLAYER_EXTRAS, SCORE_COMPONENTS, TIEBREAK, write_results
 
@@ -383,9 +384,9 @@ def test_T06_joana_completes_the_pink_citadel():
     s[at(2, S.P_DISCS)] = 8
     s[S.CIT_BONUS + c] = S.B_CARDS
     set_hand(s, 1, {card(PINK, TRAP): 1})
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     R.components(s, data, 0, comp)
-    assert comp[R.C_CITADELS] == 0  # not complete yet
+    assert comp[rules_scoring.C_CITADELS] == 0  # not complete yet
     s = start_action(s, data, rng, S.K_BUILD, S.NORTH, NW)
     assert s[S.PHASE] == S.PH_TAKE2  # the bonus: 2 free North cards
     s = do(s, data, rng, S.A_TAKE2 + 0 * 6 + 1)
@@ -394,9 +395,9 @@ def test_T06_joana_completes_the_pink_citadel():
     assert s[at(1, S.P_BONUS_TILES)] == 1
     for seat, own in ((0, 1), (1, 1), (2, 1)):
         R.components(s, data, seat, comp)
-        assert comp[R.C_CITADELS] == own  # 1 point per own disc on the complete citadel
+        assert comp[rules_scoring.C_CITADELS] == own  # 1 point per own disc on the complete citadel
     R.components(s, data, 1, comp)
-    assert comp[R.C_BONUS_TILES] == 1
+    assert comp[rules_scoring.C_BONUS_TILES] == 1
 
 
 def test_T07_afonso_builds_cost_four_minus_three_builders():
@@ -421,26 +422,26 @@ def test_T07_afonso_builds_cost_four_minus_three_builders():
     s = decline(s, data, rng, (S.PH_REFRESH,))
     s = do(s, data, rng, S.A_SWAP + 0 * 3 + 0)  # his farmer for the builder
     assert s[S.PHASE] == S.PH_BUILD
-    assert R.build_pay(s, data, 0, 0) == 1  # max(1, 4 - (2 active + 1 tribe))
+    assert rules_shared.build_pay(s, data, 0, 0) == 1  # max(1, 4 - (2 active + 1 tribe))
     # apply without settling to look at the end of the Build action
-    R.apply(s, S.A_BUILD + ORANGE, data, rng)
+    rules_actions.apply(s, S.A_BUILD + ORANGE, data, rng)
     assert s[S.PHASE] == S.PH_DISCARD and s[S.DISC_LEFT] == 1
     assert legal(s, data) == [S.A_CARD + orange]  # the paid card must be orange
-    R.apply(s, S.A_CARD + orange, data, rng)
+    rules_actions.apply(s, S.A_CARD + orange, data, rng)
     assert hand(s, 0, orange) == 1 and hand(s, 0, card(PINK, TRAP)) == 1
     assert s[S.CIT_DISCS + c * S.MAX_PLAYERS + 0] == 1 and s[at(0, S.P_DISCS)] == 3
     assert s[at(0, S.P_TOKENS)] == 1 and s[S.TOKEN_RESERVE] == reserve - 1
-    assert R.usable_tokens(s, 0) == 0  # gained this turn: usable from a later turn
+    assert rules_shared.usable_tokens(s, 0) == 0  # gained this turn: usable from a later turn
     assert s[S.CIT_DONE + c] == 0 and s[at(0, S.P_BONUS_TILES)] == 1
-    R.settle(s, data, rng)
-    assert s[S.SEAT] == 1 and R.usable_tokens(s, 0) == 1
+    rules_turn.settle(s, data, rng)
+    assert s[S.SEAT] == 1 and rules_shared.usable_tokens(s, 0) == 1
     # T07b: cost 2 with 3 builders -> pay max(1, -1) = 1
     t, _ = clean(seat=0)
     t[at(0, S.P_DISCS)] = 9 - 1
     assert RAW["player_board"]["disc_costs"][1] == 2
     set_active(t, 0, [B, B, B])
     set_tribe(t, 0, {})
-    assert R.build_pay(t, data, 0, 0) == 1
+    assert rules_shared.build_pay(t, data, 0, 0) == 1
     # T07c: with a single orange card Afonso may still choose Build: the swap of step 2 (after
     # the choice) brings his third builder, so pay = 1 (rulebook: he decides to build, then
     # swaps "pour avoir plusieurs bâtisseurs")
@@ -513,9 +514,9 @@ def test_T09_force_per_card_capped_at_four():
         set_active(s, 0, act)
         set_tribe(s, 0, tribe)
         set_hand(s, 0, {trap: 3, card(PINK, WARRIOR): 1})
-        assert R.strength(s, 0, SO) == len([t for t in act if t == SO]) + tribe.get(SO, 0) + (
-            tribe.get(D, 0)
-        )
+        assert rules_shared.strength(s, 0, SO) == len([t for t in act if t == SO]) + tribe.get(
+            SO, 0
+        ) + (tribe.get(D, 0))
         s = start_action(s, data, rng, S.K_COMBAT, S.NORTH, NE)
         s = do(s, data, rng, *([S.A_CARD + trap] * 3))
         assert s[at(0, S.P_FORCE)] == gain
@@ -618,9 +619,9 @@ def test_T12_ines_druidic_order():
     assert s[at(2, S.P_TRIBE + D)] == 1 and s[at(2, S.P_TRIBE + B)] == 1
     assert s[at(2, S.P_TRIBE + F)] == 0 and s[at(2, S.P_TRIBE + N)] == 0
     assert s[at(2, S.P_TRIBE_N)] == 2
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     R.components(s, data, 2, comp)
-    assert comp[R.C_DRUID_TILES] == 1
+    assert comp[rules_scoring.C_DRUID_TILES] == 1
 
 
 def test_T13_rising_druid_price():
@@ -691,7 +692,7 @@ def test_T15_progress_joana_crosses_afonso_places():
     assert s[S.TEUTATES] == 1  # passed to Joana, on his left
     assert s[S.SEAT] == 1 and s[S.DSEAT] == 1 and s[S.PHASE] == S.PH_CHOOSE
     assert s[S.PAWN] == SE
-    assert R.progress_met(s, data, 0, most)
+    assert rules_scoring.progress_met(s, data, 0, most)
 
 
 def test_T16_last_track_pawn_and_final_double_turn():
@@ -790,12 +791,12 @@ def test_T18_leader_flip_at_three_remaining():
 def test_T19_category_i_leftover():
     data = DATA[3]
     s, _ = clean()
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     for force, cards, points in ((6, 4, 2), (6, 5, 2), (5, 4, 1), (4, 2, 1)):
         s[at(0, S.P_FORCE)] = force
         set_hand(s, 0, {card(PINK, WARRIOR): cards})
         R.components(s, data, 0, comp)
-        assert comp[R.C_LEFTOVER] == points
+        assert comp[rules_scoring.C_LEFTOVER] == points
 
 
 def afonso_27():
@@ -855,31 +856,33 @@ def test_T20_afonso_final_score_27():
     data = DATA[3]
     assert RAW["progress"]["two_slot_cards"][2] + RAW["progress"]["three_slot_cards"][2] == 7
     s = afonso_27()
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     total = R.components(s, data, 0, comp)
     expected = {
-        R.C_CITADELS: 6,
-        R.C_BONUS_TILES: 3,
-        R.C_DRUID_TILES: 3,
-        R.C_ARMIES: 2,
-        R.C_GARRISON: 0,
-        R.C_TRIBE: 1,
-        R.C_BOARD: 3,
-        R.C_ALL_CUBES: 0,
-        R.C_LEFTOVER: 1,
-        R.C_PROGRESS: 5,
-        R.C_LEADER: 3,
+        rules_scoring.C_CITADELS: 6,
+        rules_scoring.C_BONUS_TILES: 3,
+        rules_scoring.C_DRUID_TILES: 3,
+        rules_scoring.C_ARMIES: 2,
+        rules_scoring.C_GARRISON: 0,
+        rules_scoring.C_TRIBE: 1,
+        rules_scoring.C_BOARD: 3,
+        rules_scoring.C_ALL_CUBES: 0,
+        rules_scoring.C_LEFTOVER: 1,
+        rules_scoring.C_PROGRESS: 5,
+        rules_scoring.C_LEADER: 3,
     }
     assert {k: int(comp[k]) for k in expected} == expected
     assert total == 27
-    assert len(SCORE_COMPONENTS) == R.N_COMPONENTS == 11
-    assert R.progress_met(s, data, 0, pc("P21"))  # he meets card 1, but it holds no pawn
+    assert len(SCORE_COMPONENTS) == rules_scoring.N_COMPONENTS == 11
+    assert rules_scoring.progress_met(
+        s, data, 0, pc("P21")
+    )  # he meets card 1, but it holds no pawn
 
 
 def test_T21_leader_points_k():
     data = DATA[3]
     s, _ = clean(leaders=[BOADICEE, 0, 1])
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     for side, discs, points in (
         (S.SIDE_A, 3, 1),
         (S.SIDE_A, 2, 0),
@@ -889,7 +892,7 @@ def test_T21_leader_points_k():
         s[at(0, S.P_SIDE)] = side
         s[at(0, S.P_DISCS)] = 9 - discs
         R.components(s, data, 0, comp)
-        assert comp[R.C_LEADER] == points, (side, discs)
+        assert comp[rules_scoring.C_LEADER] == points, (side, discs)
 
 
 def test_T22_garrison_majority_e():
@@ -902,11 +905,11 @@ def test_T22_garrison_majority_e():
     s[S.GARRISON + 5] = 2  # South: P3 = 1
     for seat, placed in ((0, 2), (1, 2), (2, 2), (3, 0)):
         s[at(seat, S.P_CUBES)] = 4 - placed
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     got = []
     for seat in range(4):
         R.components(s, data, seat, comp)
-        got.append(int(comp[R.C_GARRISON]))
+        got.append(int(comp[rules_scoring.C_GARRISON]))
     assert got == [2, 2, 1, 0]
 
 
@@ -953,10 +956,10 @@ def test_T23_tie_breaks():
     p1 = (6, {F: 3, B: 2}, 2, 0, 1)  # 6 discs + 5 tribe; 2 armies + 1 druid tile
     p2 = (7, {F: 2, B: 2}, 1, 0, 1)  # 7 discs + 4 tribe; 1 army + 1 druid tile
     s = tie_state(p1, p2)
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     assert R.components(s, data, 0, comp) == R.components(s, data, 1, comp) == 7
-    assert R.tiebreaks(s, data, 0) == (11, 3)
-    assert R.tiebreaks(s, data, 1) == (11, 2)
+    assert rules_scoring.tiebreaks(s, data, 0) == (11, 3)
+    assert rules_scoring.tiebreaks(s, data, 1) == (11, 2)
     score, extras, _ = results_of(s, data, 2)
     assert score[0, 0] == score[0, 1]
     assert win_shares(score, extras) == [1.0, 0.0]  # P1 wins on the second tie-break
@@ -993,9 +996,9 @@ def test_T24_solo_progress_negative_points():
     s[at(0, S.P_DISCS)] = 7
     s[at(0, S.P_ARMY1)] = 1
     s[at(0, S.P_ARMY2)] = 2
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     R.components(s, data, 0, comp)
-    assert comp[R.C_PROGRESS] == 1 - 2 + 0 + 2 + 3
+    assert comp[rules_scoring.C_PROGRESS] == 1 - 2 + 0 + 2 + 3
 
 
 def solitairix_turn(s, data, rng):
@@ -1003,7 +1006,7 @@ def solitairix_turn(s, data, rng):
     s[S.SOLO_ACTING] = 1
     s[S.SEAT] = s[S.DSEAT] = 0
     s[S.PHASE] = S.AU_SOLO_START
-    R.settle(s, data, rng)
+    rules_turn.settle(s, data, rng)
     return s
 
 
@@ -1106,7 +1109,7 @@ def test_T26_solitairix_on_empty_piles():
 
 def test_T27_solo_victory_thresholds():
     s, _ = solo_state()
-    comp = np.zeros(R.N_COMPONENTS, np.int64)
+    comp = np.zeros(rules_scoring.N_COMPONENTS, np.int64)
     for target, score, won in ((30, 30, True), (30, 29, False), (25, 25, True), (35, 34, False)):
         data = default_data(1, solo_target=target)
         s[at(0, S.P_BONUS_TILES)] = score  # category B only (1 point each)
@@ -1184,7 +1187,7 @@ def test_T29_river_crossing_table():
     for pos in (SE, SW, NW, NE):
         for d in (1, 2, 3):
             expected = (pos, d) in crossing
-            assert R.crosses(pos, d) == expected, (pos, d)
+            assert rules_shared.crosses(pos, d) == expected, (pos, d)
             s, rng = clean(seat=0)
             s[S.PAWN] = pos
             s[S.TRACK] = 5
