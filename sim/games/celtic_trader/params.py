@@ -304,6 +304,14 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
             "Trading bonus per delivered token or once per visit",
             choices=("per_token", "per_visit"),
         ),
+        Param(
+            "map_mode",
+            "str",
+            "fixed",
+            "map: the fixed Celtic Trader layout, or generated: every game builds its own map "
+            "from the Celtic Quest tiles (celtic-quest.md 3.1-3.3), seeded by the game's seed",
+            choices=("fixed", "generated"),
+        ),
         Param("draws_per_turn", "int", g["draws_per_turn"], "tokens drawn per turn", low=1, high=4),
         Param(
             "supply_points",
