@@ -471,13 +471,13 @@ def section_graph(
                 edges.append((a, b, 1))
     names = [s[0] for s in sections]
     adj, cost, deg = graph_arrays(names, edges)
-    dist, _ = static_distances(adj, cost, deg, len(names))
     sc = names.index(catalogue.stone_circle.id)
+    hubs = [names.index(hub) for _, hub, _ in bastions]
+    dist, _ = static_distances(adj, cost, deg, len(names), [sc, *hubs])
     connected = frozenset(n for i, n in enumerate(names) if dist[sc, i] < FAR)
     off = tuple((s[0], r) for s in sections if s[0] not in connected for r in s[3])
     charts = []
-    for _, hub, _ in bastions:
-        h = names.index(hub)
+    for h in hubs:
         chart = []
         for res in RESOURCES:  # the nearest in-play spot (§3.3 RULING)
             spots = [i for i, s in enumerate(sections) if res in s[3] and s[0] in connected]

@@ -387,15 +387,16 @@ def graph_arrays(names, edges):
     return adj, adj_cost, deg
 
 
-def static_distances(adj, adj_cost, deg, n):
-    """All-pairs 0-1 shortest paths (no Romans) and next-hop table, by 0-1 BFS from each node."""
+def static_distances(adj, adj_cost, deg, n, sources=None):
+    """All-pairs 0-1 shortest paths (no Romans) and next-hop table, by 0-1 BFS from each node
+    (from the ``sources`` only when given: the other rows stay FAR / -1)."""
     dist = np.full((MAX_SEC, MAX_SEC), FAR, np.int32)
     hop = np.full((MAX_SEC, MAX_SEC), -1, np.int32)
     links = [
         list(zip(adj[u, : deg[u]].tolist(), adj_cost[u, : deg[u]].tolist(), strict=True))
         for u in range(n)
     ]
-    for src in range(n):
+    for src in range(n) if sources is None else sources:
         d = [FAR] * MAX_SEC
         d[src] = 0
         first = [-1] * MAX_SEC
