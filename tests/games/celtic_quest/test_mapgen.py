@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from sim.core.datafile import DataFileError
 from sim.games.celtic_quest.mapgen import (
     BUILT,
     STUCK,
@@ -25,6 +26,7 @@ from sim.games.celtic_quest.mapgen import (
     generate_map,
     legal_placements,
     load_catalogue,
+    parse_catalogue,
     section_graph,
 )
 from sim.games.celtic_trader.mapmode import generated_raw
@@ -332,3 +334,23 @@ def test_the_checker_rejects_broken_layouts():
     far = Placement(last.tile, 9, 9, last.rotation)
     assert f"{last.tile}: not adjacent to a placed tile" in check_layout([*layout[:-1], far])
     assert "the Stone Circle is not first, in the middle" in check_layout(layout[1:] + layout[:1])
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda r: r["tiles"][1]["green"][0].update(edges=["E", "UP"]), "tiles.T01.green.0.edges"),
+        (lambda r: r["tiles"][2]["green"][0].update(edges=["E", "E"]), "names a side twice"),
+        (lambda r: r["tiles"][1]["green"][1].update(edges=["E"]), "two networks share a side"),
+        (lambda r: r["tiles"][3]["green"][0].update(resource_spots=["gold"]), "resources are"),
+        (lambda r: r["tiles"][4].update(id="T03"), "duplicate ids"),
+        (lambda r: r["tiles"][5].update(ct_position=[0, 0]), "share a ct_position"),
+        (lambda r: r["tiles"][16].update(kind="plain"), "a bastion has arms"),
+    ],
+)
+def test_a_broken_catalogue_is_a_one_line_error(change, fragment):
+    raw = tomllib.loads(TILES_FILE.read_text())
+    change(raw)
+    with pytest.raises(DataFileError) as err:
+        parse_catalogue(raw)
+    assert fragment in str(err.value) and "\n" not in str(err.value)
