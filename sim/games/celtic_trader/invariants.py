@@ -27,7 +27,7 @@ from sim.games.celtic_trader.params import (
     R_TEN_VALUE,
     R_TENS,
 )
-from sim.games.celtic_trader.play import role_mode_of, setup_data, write_results
+from sim.games.celtic_trader.play import chunk_data, role_mode_of, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, legal_actions, step
 from strategies.celtic_trader import choose_action
 
@@ -183,15 +183,19 @@ def checked_kernel(
 
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
-    data = setup_data(setup)
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
+    seeds = np.ascontiguousarray(seeds, np.uint64)
     n = seeds.shape[0]
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    checked_kernel(
-        data, setup.players, mode, fixed, codes, values, np.ascontiguousarray(seeds, np.uint64),
-        max_steps, corrupt, first_code, first_step, counts,
-    )  # fmt: skip
+    for i, j, data in chunk_data(setup, seeds):
+        bad = corrupt.copy()
+        if bad[0] >= 0:
+            bad[0] -= i  # the kernel counts games from the start of its run
+        checked_kernel(
+            data, setup.players, mode, fixed, codes, values, seeds[i:j], max_steps, bad,
+            first_code[i:j], first_step[i:j], counts,
+        )  # fmt: skip
     return first_code, first_step, counts

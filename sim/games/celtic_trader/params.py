@@ -9,6 +9,7 @@ the greedy bot searches around them at run time).
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -303,6 +304,14 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
             "Trading bonus per delivered token or once per visit",
             choices=("per_token", "per_visit"),
         ),
+        Param(
+            "map_mode",
+            "str",
+            "fixed",
+            "map: the fixed Celtic Trader layout, or generated: every game builds its own map "
+            "from the Celtic Quest tiles (celtic-quest.md 3.1-3.3), seeded by the game's seed",
+            choices=("fixed", "generated"),
+        ),
         Param("draws_per_turn", "int", g["draws_per_turn"], "tokens drawn per turn", low=1, high=4),
         Param(
             "supply_points",
@@ -363,26 +372,46 @@ GAME_DATA = GameData(
 PARAMS = param_set(load_raw())
 
 
-def _static_distances(adj, adj_cost, deg, n):
-    """All-pairs 0-1 shortest paths (no Romans) and next-hop table, by 0-1 BFS from each node."""
+def graph_arrays(names, edges):
+    """Padded adjacency lists ``(adj, adj_cost, deg)`` of sections ``names`` joined by the
+    undirected ``edges`` ``[a, b, cost]`` (each edge listed from both ends, in edge order)."""
+    idx = {s: i for i, s in enumerate(names)}
+    adj = np.full((MAX_SEC, MAX_DEG), -1, np.int32)
+    adj_cost = np.zeros((MAX_SEC, MAX_DEG), np.int32)
+    deg = np.zeros(MAX_SEC, np.int32)
+    for a, b, c in edges:
+        for u, v in ((idx[a], idx[b]), (idx[b], idx[a])):
+            adj[u, deg[u]] = v
+            adj_cost[u, deg[u]] = c
+            deg[u] += 1
+    return adj, adj_cost, deg
+
+
+def static_distances(adj, adj_cost, deg, n, sources=None):
+    """All-pairs 0-1 shortest paths (no Romans) and next-hop table, by 0-1 BFS from each node
+    (from the ``sources`` only when given: the other rows stay FAR / -1)."""
     dist = np.full((MAX_SEC, MAX_SEC), FAR, np.int32)
     hop = np.full((MAX_SEC, MAX_SEC), -1, np.int32)
-    for src in range(n):
-        d = dist[src]
+    links = [
+        list(zip(adj[u, : deg[u]].tolist(), adj_cost[u, : deg[u]].tolist(), strict=True))
+        for u in range(n)
+    ]
+    for src in range(n) if sources is None else sources:
+        d = [FAR] * MAX_SEC
         d[src] = 0
-        first = np.full(MAX_SEC, -1, np.int32)
-        dq = [src]
+        first = [-1] * MAX_SEC
+        dq = deque([src])
         while dq:
-            u = dq.pop(0)
-            for k in range(deg[u]):
-                v, c = adj[u, k], adj_cost[u, k]
+            u = dq.popleft()
+            for v, c in links[u]:
                 if d[u] + c < d[v]:
                     d[v] = d[u] + c
                     first[v] = v if u == src else first[u]
                     if c == 0:
-                        dq.insert(0, v)
+                        dq.appendleft(v)
                     else:
                         dq.append(v)
+        dist[src] = d
         hop[src] = first
         hop[src, src] = src
     return dist, hop
@@ -417,14 +446,7 @@ def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> n
     sc = idx[m["stone_circle"]]
     sec_kind[sc] = K_SC
 
-    adj = np.full((MAX_SEC, MAX_DEG), -1, np.int32)
-    adj_cost = np.zeros((MAX_SEC, MAX_DEG), np.int32)
-    deg = np.zeros(MAX_SEC, np.int32)
-    for a, b, c in m["edges"]:
-        for u, v in ((idx[a], idx[b]), (idx[b], idx[a])):
-            adj[u, deg[u]] = v
-            adj_cost[u, deg[u]] = c
-            deg[u] += 1
+    adj, adj_cost, deg = graph_arrays(names, m["edges"])
 
     cols = g["demand_columns"]
     bast_hub = np.zeros(N_BAST, np.int32)
@@ -453,7 +475,7 @@ def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> n
         role_rp_vp[i] = rd["rp_as_vp"]
         role_start[i] = [idx[s] for s in rd["start"]]
 
-    dist, hop = _static_distances(adj, adj_cost, deg, n)
+    dist, hop = static_distances(adj, adj_cost, deg, n)
 
     rules = np.zeros(N_RULES, np.int32)
     rules[R_NSEC] = n

@@ -84,6 +84,24 @@ def setup_data(setup) -> np.ndarray:
     return compiled_for(setup, lambda s: compile_data(dict(s.params), s.raw_data()))
 
 
+def chunk_data(setup, seeds):
+    """``(first, stop, data)``: runs of a chunk's games that share compiled data. On the fixed
+    map the whole chunk shares the setup's data; with ``map_mode = "generated"`` each game has
+    its own map (sim/games/celtic_trader/mapmode.py)."""
+    if setup.params.get("map_mode", "fixed") != "generated":
+        yield 0, len(seeds), setup_data(setup)
+        return
+    from sim.games.celtic_trader.mapmode import generated_data
+
+    for g in range(len(seeds)):
+        yield g, g + 1, generated_data(setup, int(seeds[g]))
+
+
+def game_data(setup, seed: int) -> np.ndarray:
+    """Compiled data of the game of ``setup`` with seed ``seed`` (its own map if generated)."""
+    return next(chunk_data(setup, np.array([seed % 2**64], np.uint64)))[2]
+
+
 def role_mode_of(setup) -> tuple[int, np.ndarray]:
     """(role_mode, fixed_roles) kernel arguments of a setup."""
     if isinstance(setup.roles, str):
@@ -94,14 +112,15 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
 
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
-    data = setup_data(setup)
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.role[:] = -1
-    _play_kernel(
-        data, setup.players, mode, fixed, codes, values, seeds,
-        res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.actions,
-    )  # fmt: skip
+    for i, j, data in chunk_data(setup, seeds):
+        _play_kernel(
+            data, setup.players, mode, fixed, codes, values, seeds[i:j], res.rounds[i:j],
+            res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
+            res.role[i:j], res.actions[i:j],
+        )  # fmt: skip
     return res

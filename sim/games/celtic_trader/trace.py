@@ -25,7 +25,7 @@ from sim.games.celtic_trader.params import (
     resource_names,
     section_names,
 )
-from sim.games.celtic_trader.play import role_mode_of, setup_data, write_results
+from sim.games.celtic_trader.play import game_data, role_mode_of, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
 from strategies.celtic_trader import choose_action
 
@@ -146,9 +146,19 @@ def describe_changes(before: np.ndarray, after: np.ndarray) -> list[str]:
     return out
 
 
+def map_lines(setup, seed: int) -> list[str]:
+    """The generated map of a game: its layout (tile, position, rotation) and face-down tokens."""
+    from sim.games.celtic_trader.mapmode import game_map
+
+    built, graph = game_map(setup.players, seed)
+    tiles = ", ".join(f"{p.tile} ({p.q},{p.r}) r{p.rotation}" for p in built.layout)
+    off = ", ".join(f"{r} on {s}" for s, r in graph.unconnected_spots) or "none"
+    return [f"map: generated in {built.builds} build(s): {tiles}", f"face-down tokens: {off}"]
+
+
 def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     """Play one game (the same game the compiled loop plays for ``seed``) and log it."""
-    data = setup_data(setup)
+    data = game_data(setup, seed)
     _DATA_CACHE["data"] = data
     codes, values = setup.bot_arrays()
     mode, fixed = role_mode_of(setup)
@@ -174,6 +184,8 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     bag = ", ".join(
         f"{before[S.BAG + k]} {kinds[k]}" for k in range(S.N_KINDS) if before[S.BAG + k]
     )
+    if setup.params.get("map_mode") == "generated":
+        lines += map_lines(setup, seed)
     lines.append(f"setup: 18 resources on the map; bag: {bag}")
     lines += [f"  {x}" for x in describe_changes(before, a)]
     while not is_over(a):

@@ -1,0 +1,94 @@
+"""Celtic Trader on generated maps (parameter ``map_mode``, rules/celtic-quest.md §3.1-§3.3)."""
+
+import numpy as np
+import pytest
+
+from sim.core.batch import trace_game
+from sim.core.check import check_games
+from sim.core.registry import make_setup
+from sim.games.celtic_trader import state as S
+from sim.games.celtic_trader.mapmode import game_map, generated_raw
+from sim.games.celtic_trader.params import (
+    O_ADJ,
+    O_DIST,
+    O_ROLE_START,
+    O_START_COL,
+    PARAMS,
+    load_raw,
+    section_names,
+)
+from sim.games.celtic_trader.play import game_data, play, setup_data
+
+SEEDS = np.arange(40, dtype=np.uint64)
+
+
+def test_map_mode_is_declared_with_the_fixed_map_by_default():
+    assert PARAMS.defaults(4)["map_mode"] == "fixed"
+    fixed = make_setup("celtic_trader", 3, {"map_mode": "fixed"}, "greedy")
+    default = make_setup("celtic_trader", 3, {}, "greedy")
+    a, b = play(fixed, SEEDS), play(default, SEEDS)
+    assert np.array_equal(a.score, b.score) and np.array_equal(a.actions, b.actions)
+    assert np.array_equal(game_data(default, 7), setup_data(default))
+
+
+@pytest.mark.parametrize("bots", ["greedy", "random"])
+def test_a_generated_map_game_runs_to_the_end_and_differs_from_the_fixed_map(bots):
+    gen = make_setup("celtic_trader", 4, {"map_mode": "generated"}, bots)
+    fixed = make_setup("celtic_trader", 4, {}, bots)
+    a, b = play(gen, SEEDS), play(fixed, SEEDS)
+    assert (a.rounds > 0).all() and (a.turns > 0).all()
+    assert (a.end_reason < 2).all()  # all_conquered or supply_exhausted, never the safety cap
+    assert not np.array_equal(a.score, b.score)
+    # each game has its own map, none of them the fixed one
+    fixed_data = setup_data(fixed)
+    maps = {game_data(gen, int(s))[O_ADJ:O_DIST].tobytes() for s in SEEDS[:10]}
+    assert len(maps) == 10 and fixed_data[O_ADJ:O_DIST].tobytes() not in maps
+    # the same seeds replay the same games
+    again = play(gen, SEEDS)
+    assert np.array_equal(a.score, again.score) and np.array_equal(a.actions, again.actions)
+
+
+def test_a_game_plays_on_the_map_and_charts_of_its_seed():
+    setup = make_setup("celtic_trader", 2, {"map_mode": "generated"}, "greedy")
+    for seed in (3, 11):
+        _, graph = game_map(2, seed)
+        data = game_data(setup, seed)
+        charts = data[O_START_COL : O_START_COL + 36].reshape(6, 6)
+        assert [[(1, 2, 4, 6, 8)[c] for c in row] for row in charts] == [
+            list(c) for c in graph.start_demand
+        ]
+        names = section_names()
+        starts = data[O_ROLE_START : O_ROLE_START + 18]
+        assert all(names[s] in graph.connected for s in starts)  # RULING B21
+
+
+def test_role_starts_off_the_stone_circle_roads_become_the_stone_circle():
+    # a one-network tile always joins the circle's roads; only a bridge tile's other network
+    # can stay off them, so of the role starts only the Versatile's T04b can
+    seed = next(s for s in range(500) if "T04b" not in game_map(4, s)[1].connected)
+    _, graph = game_map(4, seed)
+    raw = generated_raw(load_raw(), graph)
+    assert raw["roles"][5]["id"] == "versatile" and raw["roles"][5]["start"] == ["T13", "SC", "SC"]
+    assert raw["roles"][:5] == load_raw()["roles"][:5]
+
+
+def test_the_trace_shows_the_map_and_replays_the_bulk_game():
+    setup = make_setup("celtic_trader", 3, {"map_mode": "generated"}, "greedy")
+    seed = 5
+    lines, players = trace_game(setup, seed)
+    assert lines[1].startswith("map: generated in ") and lines[2].startswith("face-down tokens:")
+    res = play(setup, np.array([seed], np.uint64))
+    assert players["score"].to_list() == res.score[0].tolist()
+
+
+@pytest.mark.parametrize("bots", ["greedy", "random"])
+def test_generated_maps_keep_every_invariant(bots):
+    setup = make_setup("celtic_trader", 3, {"map_mode": "generated"}, bots)
+    report = check_games(setup, 150, seed=100)
+    assert report.violations == 0, report.first()
+
+
+def test_a_broken_rule_is_reported_at_its_game_on_generated_maps():
+    setup = make_setup("celtic_trader", 2, {"map_mode": "generated"}, "random")
+    report = check_games(setup, 8, seed=40, chunk=5, corrupt=(6, 7, S.SUPPLY, 1))
+    assert report.violations == 1 and report.first()[:2] == (46, 7)
