@@ -45,7 +45,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 golden: $(STAMP)
-	$(BIN)/python -m tests.games.celtica.golden
+	$(BIN)/python -m tests.golden
 
 # Checked mode (menhir check): SOAK_GAMES random-bot games per engine, split evenly over its
 # player counts, every invariant asserted after every step (compiled loop), on JOBS cores.

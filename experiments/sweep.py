@@ -196,8 +196,13 @@ def variant_key(setup: Setup) -> int:
     """A stable 63-bit key of a setup's content: mixed into game seeds when ``paired = false``.
 
     Derived from what the variant plays, not its position, so adding a variant to a config
-    does not reseed the others. Never 0 (0 is the common-random-numbers key).
+    does not reseed the others. Parameters at their default are left out, so a parameter a
+    later version adds does not reseed the variants that do not set it. Never 0 (0 is the
+    common-random-numbers key).
     """
-    text = json.dumps([setup.game, setup_description(setup)], sort_keys=True)
+    description = setup_description(setup)
+    declared = get_game(setup.game).params
+    description["params"] = declared.non_default(setup.players, setup.params)
+    text = json.dumps([setup.game, description], sort_keys=True)
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return (int.from_bytes(digest, "little") >> 1) or 1

@@ -77,3 +77,14 @@ def test_chunk_plan_covers_every_game_once(games, chunk):
     covered = [g for first, n in plan for g in range(first, first + n)]
     assert covered == list(range(games))
     assert all(0 < n <= chunk for _, n in plan)
+
+
+def test_variant_key_ignores_parameters_at_their_default():
+    # a parameter a later version adds (at its default) must not reseed unpaired variants
+    from sim.core.registry import get_game, make_setup
+
+    defaults = get_game("celtic_trader").params.defaults(4)
+    plain = make_setup("celtic_trader", 4, {}, "greedy")
+    explicit = make_setup("celtic_trader", 4, {"map_mode": defaults["map_mode"]}, "greedy")
+    other = make_setup("celtic_trader", 4, {"map_mode": "generated"}, "greedy")
+    assert variant_key(plain) == variant_key(explicit) != variant_key(other)
