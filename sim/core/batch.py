@@ -5,6 +5,9 @@ Python validates, allocates and converts; each game's compiled loop plays the wh
 
 from __future__ import annotations
 
+import time
+from dataclasses import fields
+
 import numpy as np
 import polars as pl
 
@@ -12,15 +15,44 @@ from sim.core.registry import Setup
 from sim.core.results import ChunkResult, to_frames
 from sim.core.rng import derive_game_seeds
 
+SLICE_SECONDS = 0.25  # longest stretch spent inside one compiled call, roughly
+
 
 def play_chunk(setup: Setup, seeds: np.ndarray) -> ChunkResult:
-    """Play one game per seed (uint64) and check the shapes the game returned."""
+    """Play one game per seed (uint64) and check the shapes the game returned.
+
+    The games are played in slices sized to take about ``SLICE_SECONDS`` each: Python handles
+    a signal (Ctrl-C, SIGTERM) only between two compiled calls, so a chunk of slow games (the
+    search bot's) would otherwise hold a ``--jobs 1`` run deaf for minutes. Every game draws
+    from its own seed, so the slicing never changes a row.
+    """
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    result = setup.decl.play(setup, seeds)
+    parts, first, size = [], 0, 1
+    while first < len(seeds):
+        start = time.perf_counter()
+        parts.append(setup.decl.play(setup, seeds[first : first + size]))
+        first += size
+        elapsed = time.perf_counter() - start
+        if elapsed < SLICE_SECONDS / 2:
+            size *= 2
+        elif elapsed > SLICE_SECONDS * 2 and size > 1:
+            size //= 2
+    if not parts:  # no games: the game's own empty result
+        parts.append(setup.decl.play(setup, seeds))
+    result = parts[0] if len(parts) == 1 else concat_results(parts)
     n, p = seeds.shape[0], setup.players
     if result.score.shape != (n, p):
         raise RuntimeError(f"{setup.game}: score shape {result.score.shape}, expected {(n, p)}")
     return result
+
+
+def concat_results(parts: list[ChunkResult]) -> ChunkResult:
+    """One ChunkResult of consecutive slices (the games in order)."""
+    joined = {}
+    for f in fields(ChunkResult):
+        arrays = [getattr(part, f.name) for part in parts]
+        joined[f.name] = None if arrays[0] is None else np.concatenate(arrays)
+    return ChunkResult(**joined)
 
 
 def play_batch(

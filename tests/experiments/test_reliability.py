@@ -328,3 +328,28 @@ def test_resume_of_a_folder_that_does_not_exist_is_refused(tmp_path):
     with pytest.raises(UserError, match="no run to resume"):
         experiments.run(_config(tmp_path), tmp_path / "nothing", resume=True, progress=False)
     assert not (tmp_path / "nothing").exists()
+
+
+def test_ctrl_c_while_the_commands_import_is_one_line():
+    # a Ctrl-C before the command line's handler exists (while numpy, polars, ... import):
+    # the console script's entry answers it with the same one line and exit code 130
+    script = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'polars':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from sim.core.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "games"],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 130
+    assert done.stderr == "menhir: interrupted; nothing was written\n" and done.stdout == ""
