@@ -12,12 +12,13 @@ import sim.core.check as check_mod
 from experiments.cli import cli
 from sim.core.check import check_games, invariant_names, replay_command
 from sim.core.registry import make_setup
+from sim.games.catan import state as catan_state
 from sim.games.celtae import state as celtae_state
 from sim.games.celtic_trader import state as trader_state
 from sim.games.celtica import state as celtica_state
 
-GAMES = ("celtic_trader", "celtica", "celtae")
-PLAYERS = {"celtic_trader": 3, "celtica": 3, "celtae": 2}
+GAMES = ("celtic_trader", "celtica", "celtae", "catan")
+PLAYERS = {"celtic_trader": 3, "celtica": 3, "celtae": 2, "catan": 4}
 
 # One cell per game whose +1 loses nothing but breaks a conservation law, and the invariant
 # that must catch it.
@@ -25,6 +26,7 @@ BROKEN = {
     "celtae": (celtae_state.BAG, "non-druid workers conserved"),
     "celtic_trader": (trader_state.BAG + trader_state.T_ROMAN, "tokens conserved"),
     "celtica": (celtica_state.RESERVE, "fragments conserved"),
+    "catan": (catan_state.BANK, "resource cards conserved"),
 }
 
 
@@ -54,6 +56,7 @@ def test_a_sample_of_checked_games_is_clean(game):
         ("celtae", 4, "greedy,random,greedy,random"),
         ("celtic_trader", 5, "greedy"),
         ("celtica", 2, "greedy"),
+        ("catan", 5, "greedy,random,greedy,random,greedy"),
     ],
 )
 def test_greedy_samples_check_every_invariant(game, players, bots):

@@ -21,201 +21,31 @@ from hypothesis import strategies as st
 from numba import njit
 
 from sim.core.rng import derive_game_seeds, seed_streams
-from sim.games.catan import params as P
 from sim.games.catan import state as S
+from sim.games.catan.invariants import INVARIANTS, state_check, transition_check
 from sim.games.catan.rules import (
     current_player,
     init_state,
     is_over,
     legal_actions,
-    road_edges,
     road_length,
-    road_ok,
     step,
-    victory_points,
 )
 from strategies.catan import choose_action
 from tests.games.catan.helpers import board, data_for
 
 MAX_STEPS = 50_000
-(
-    OK,
-    E_INPUT_WRITTEN,
-    E_CARDS,
-    E_COUNTERS,
-    E_NEGATIVE,
-    E_PIECES,
-    E_DISTANCE,
-    E_ROAD_LOOSE,
-    E_DEV,
-    E_ARMY,
-    E_ROAD_HOLDER,
-    E_ROAD_LEN,
-    E_VP,
-    E_NO_ACTION,
-    E_ILLEGAL,
-    E_NO_END,
-    E_WINNER,
-    E_ROAD_SET,
-) = range(18)
+# the state's own invariants are numbered 1.. by invariants.py; the loop's own failures follow
+OK = 0
+E_INPUT_WRITTEN, E_NO_ACTION, E_ILLEGAL, E_NO_END = range(len(INVARIANTS) + 1, len(INVARIANTS) + 5)
 ERRORS = [
     "ok",
+    *INVARIANTS,
     "step wrote into its input",
-    "resource cards not conserved",
-    "hand-size counter wrong",
-    "negative count",
-    "pieces do not match the supply or exceed the limits",
-    "distance rule broken",
-    "a road not connected to its owner's network",
-    "development cards not conserved",
-    "largest army holder wrong",
-    "longest road holder wrong",
-    "road length counter wrong",
-    "VP recount differs from the state",
     "no legal action",
     "illegal action chosen",
     "game did not end",
-    "VP-target end without the active player at the target",
-    "road_edges differs from road_ok over every edge",
 ]
-
-
-@njit(cache=True)
-def _check(s, data):
-    """0 if the state is consistent, else an E_* code."""
-    r = data
-    n = s[S.NP]
-    for i in range(S.HAND, S.HAND + S.MAX_PLAYERS * S.N_RES):
-        if s[i] < 0:
-            return E_NEGATIVE
-    for res in range(S.N_RES):
-        if s[S.BANK + res] < 0:
-            return E_NEGATIVE
-        total = s[S.BANK + res]
-        for p in range(n):
-            total += s[S.HAND + p * S.N_RES + res]
-        if total != r[P.G_BANK]:
-            return E_CARDS
-    for p in range(n):
-        k = 0
-        for res in range(S.N_RES):
-            k += s[S.HAND + p * S.N_RES + res]
-        if k != s[S.HAND_N + p]:
-            return E_COUNTERS
-    # pieces
-    for p in range(n):
-        roads = 0
-        for e in range(r[P.G_N_EDGE]):
-            if s[S.E_OWNER + e] == p:
-                roads += 1
-        settl = 0
-        cities = 0
-        for v in range(r[P.G_N_VERT]):
-            if s[S.V_OWNER + v] == p:
-                if s[S.V_CITY + v]:
-                    cities += 1
-                else:
-                    settl += 1
-        if (
-            s[S.ROADS_LEFT + p] < 0
-            or s[S.SETTLE_LEFT + p] < 0
-            or s[S.CITIES_LEFT + p] < 0
-            or roads != r[P.G_ROADS] - s[S.ROADS_LEFT + p]
-            or settl != r[P.G_SETTLEMENTS] - s[S.SETTLE_LEFT + p]
-            or cities != r[P.G_CITIES] - s[S.CITIES_LEFT + p]
-        ):
-            return E_PIECES
-        # VP recount from the board, independent of the supply counters
-        vp = settl + 2 * cities
-        vp += (
-            s[S.DEV + p * S.N_DEV + S.VICTORY_POINT] + s[S.DEV_NEW + p * S.N_DEV + S.VICTORY_POINT]
-        )
-        if s[S.LR_HOLDER] == p:
-            vp += r[P.G_LR_VP]
-        if s[S.LA_HOLDER] == p:
-            vp += r[P.G_LA_VP]
-        if vp != victory_points(s, data, p):
-            return E_VP
-        if s[S.ROAD_LEN + p] != road_length(s, data, p):
-            return E_ROAD_LEN
-    # distance rule
-    for v in range(r[P.G_N_VERT]):
-        if s[S.V_OWNER + v] < 0:
-            continue
-        for k in range(3):
-            w = data[P.D_VERTEX_VERTICES + 3 * v + k]
-            if w >= 0 and s[S.V_OWNER + w] >= 0:
-                return E_DISTANCE
-    # every road touches its owner's building, or its owner's road at a vertex it may pass
-    for e in range(r[P.G_N_EDGE]):
-        p = s[S.E_OWNER + e]
-        if p < 0:
-            continue
-        ok = False
-        for j in range(2):
-            v = data[P.D_EDGE_VERTICES + 2 * e + j]
-            if s[S.V_OWNER + v] == p:
-                ok = True
-            for k in range(3):
-                f = data[P.D_VERTEX_EDGES + 3 * v + k]
-                if f >= 0 and f != e and s[S.E_OWNER + f] == p:
-                    ok = True
-        if not ok:
-            return E_ROAD_LOOSE
-    # development cards: each in the deck, a hand (bought this turn or before) or played
-    deck_n = 0
-    for d in range(S.N_DEV):
-        if s[S.DECK + d] < 0:
-            return E_NEGATIVE
-        deck_n += s[S.DECK + d]
-        total = s[S.DECK + d] + s[S.PLAYED + d]
-        for p in range(n):
-            total += s[S.DEV + p * S.N_DEV + d] + s[S.DEV_NEW + p * S.N_DEV + d]
-        if total != data[P.D_DEV_DECK + d]:
-            return E_DEV
-    knights = 0
-    for p in range(n):
-        knights += s[S.KNIGHTS + p]
-    if deck_n != s[S.DECK_N] or knights != s[S.PLAYED + S.KNIGHT]:
-        return E_DEV
-    # Largest Army: the holder has the minimum and no one has more; no holder: no one has it
-    la = s[S.LA_HOLDER]
-    for p in range(n):
-        if la < 0 and s[S.KNIGHTS + p] >= r[P.G_LA_MIN]:
-            return E_ARMY
-        if la >= 0 and s[S.KNIGHTS + p] > s[S.KNIGHTS + la]:
-            return E_ARMY
-    if la >= 0 and s[S.KNIGHTS + la] < r[P.G_LA_MIN]:
-        return E_ARMY
-    # Longest Road: the holder is among the longest and long enough; no holder: no unique
-    # longest road of the minimum length
-    lr = s[S.LR_HOLDER]
-    best = 0
-    n_best = 0
-    for p in range(n):
-        if s[S.ROAD_LEN + p] > best:
-            best = s[S.ROAD_LEN + p]
-            n_best = 1
-        elif s[S.ROAD_LEN + p] == best:
-            n_best += 1
-    if lr >= 0 and (s[S.ROAD_LEN + lr] != best or best < r[P.G_LR_MIN]):
-        return E_ROAD_HOLDER
-    if lr < 0 and best >= r[P.G_LR_MIN] and n_best == 1:
-        return E_ROAD_HOLDER
-    # the fast road enumeration lists exactly the edges the plain rule allows, once each
-    listed = np.zeros(S.MAX_ACTIONS, np.int32)
-    for p in range(n):
-        k = road_edges(s, data, p, listed, 0, False)
-        allowed = 0
-        for e in range(r[P.G_N_EDGE]):
-            if road_ok(s, data, p, e):
-                allowed += 1
-        if k != allowed:
-            return E_ROAD_SET
-        for i in range(k):
-            if not road_ok(s, data, p, listed[i] - S.A_ROAD):
-                return E_ROAD_SET
-    return OK
 
 
 @njit(cache=True)
@@ -230,7 +60,7 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
-        err = _check(a, data)
+        err = state_check(a, data)
         k = 0
         while err == OK and not is_over(a):
             nl = legal_actions(a, data, legal)
@@ -254,14 +84,12 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
                     err = E_INPUT_WRITTEN
             a, b = b, a
             if err == OK:
-                err = _check(a, data)
+                err = transition_check(b, a, data)
+            if err == OK:
+                err = state_check(a, data)
             k += 1
             if k > 50_000:
                 err = E_NO_END
-        if err == OK and a[S.REASON] == S.R_VP_TARGET:
-            w = a[S.WINNER]
-            if w != a[S.CUR] or victory_points(a, data, w) < data[P.G_VP_TARGET]:
-                err = E_WINNER
         errors[g] = err
         steps[g] = k
         reasons[g] = a[S.REASON]

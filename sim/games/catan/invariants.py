@@ -1,0 +1,328 @@
+"""Catan invariants, checked after every step by ``menhir check`` and the property tests.
+
+``state_check`` is the state's own validator: every resource card in a hand or the bank (and
+the hand-size counters right); nothing negative; the pieces on the board match the supply and
+stay within the limits; the distance rule; every road connected to its owner's network; the
+development cards all somewhere; the Largest Army and Longest Road holders consistent with
+the Knights and road lengths (and each road length its recount); the VP equal a recount from
+the board; the fast road enumeration equals the plain rule; a VP-target end has the active
+player at the target. ``transition_check``: a building or road never leaves the board, and a
+city stays its owner's. ``checked`` is the compiled checked loop (sim/core/check.py).
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.rng import seed_streams
+from sim.games.catan import params as P
+from sim.games.catan import state as S
+from sim.games.catan.params import compile_data
+from sim.games.catan.play import write_results
+from sim.games.catan.rules import (
+    current_player,
+    init_state,
+    is_over,
+    legal_actions,
+    road_edges,
+    road_length,
+    road_ok,
+    step,
+    victory_points,
+)
+from strategies.catan import choose_action
+
+INVARIANTS = (
+    "resource cards conserved",
+    "hand-size counters right",
+    "nothing negative",
+    "pieces match the supply, within the limits",
+    "distance rule holds",
+    "every road connected to its owner's network",
+    "development cards conserved",
+    "largest army holder right",
+    "longest road holder right",
+    "road length counter right",
+    "VP recount equals the state",
+    "road enumeration equals the plain rule",
+    "a VP-target end has the active player at the target",
+    "buildings and roads never leave the board",
+)
+(
+    E_CARDS,
+    E_COUNTERS,
+    E_NEGATIVE,
+    E_PIECES,
+    E_DISTANCE,
+    E_ROAD_LOOSE,
+    E_DEV,
+    E_ARMY,
+    E_ROAD_HOLDER,
+    E_ROAD_LEN,
+    E_VP,
+    E_ROAD_SET,
+    E_WINNER,
+    E_BOARD_LEFT,
+) = range(1, len(INVARIANTS) + 1)
+OK = 0
+N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
+
+
+@njit(cache=True)
+def state_check(s, data):
+    """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
+    r = data
+    n = s[S.NP]
+    for i in range(S.HAND, S.HAND + S.MAX_PLAYERS * S.N_RES):
+        if s[i] < 0:
+            return E_NEGATIVE
+    for res in range(S.N_RES):
+        if s[S.BANK + res] < 0:
+            return E_NEGATIVE
+        total = s[S.BANK + res]
+        for p in range(n):
+            total += s[S.HAND + p * S.N_RES + res]
+        if total != r[P.G_BANK]:
+            return E_CARDS
+    for p in range(n):
+        k = 0
+        for res in range(S.N_RES):
+            k += s[S.HAND + p * S.N_RES + res]
+        if k != s[S.HAND_N + p]:
+            return E_COUNTERS
+    # pieces
+    for p in range(n):
+        roads = 0
+        for e in range(r[P.G_N_EDGE]):
+            if s[S.E_OWNER + e] == p:
+                roads += 1
+        settl = 0
+        cities = 0
+        for v in range(r[P.G_N_VERT]):
+            if s[S.V_OWNER + v] == p:
+                if s[S.V_CITY + v]:
+                    cities += 1
+                else:
+                    settl += 1
+        if (
+            s[S.ROADS_LEFT + p] < 0
+            or s[S.SETTLE_LEFT + p] < 0
+            or s[S.CITIES_LEFT + p] < 0
+            or roads != r[P.G_ROADS] - s[S.ROADS_LEFT + p]
+            or settl != r[P.G_SETTLEMENTS] - s[S.SETTLE_LEFT + p]
+            or cities != r[P.G_CITIES] - s[S.CITIES_LEFT + p]
+        ):
+            return E_PIECES
+        # VP recount from the board, independent of the supply counters
+        vp = settl + 2 * cities
+        vp += (
+            s[S.DEV + p * S.N_DEV + S.VICTORY_POINT] + s[S.DEV_NEW + p * S.N_DEV + S.VICTORY_POINT]
+        )
+        if s[S.LR_HOLDER] == p:
+            vp += r[P.G_LR_VP]
+        if s[S.LA_HOLDER] == p:
+            vp += r[P.G_LA_VP]
+        if vp != victory_points(s, data, p):
+            return E_VP
+        if s[S.ROAD_LEN + p] != road_length(s, data, p):
+            return E_ROAD_LEN
+    # distance rule
+    for v in range(r[P.G_N_VERT]):
+        if s[S.V_OWNER + v] < 0:
+            continue
+        for k in range(3):
+            w = data[P.D_VERTEX_VERTICES + 3 * v + k]
+            if w >= 0 and s[S.V_OWNER + w] >= 0:
+                return E_DISTANCE
+    # every road touches its owner's building, or its owner's road at a vertex it may pass
+    for e in range(r[P.G_N_EDGE]):
+        p = s[S.E_OWNER + e]
+        if p < 0:
+            continue
+        ok = False
+        for j in range(2):
+            v = data[P.D_EDGE_VERTICES + 2 * e + j]
+            if s[S.V_OWNER + v] == p:
+                ok = True
+            for k in range(3):
+                f = data[P.D_VERTEX_EDGES + 3 * v + k]
+                if f >= 0 and f != e and s[S.E_OWNER + f] == p:
+                    ok = True
+        if not ok:
+            return E_ROAD_LOOSE
+    # development cards: each in the deck, a hand (bought this turn or before) or played
+    deck_n = 0
+    for d in range(S.N_DEV):
+        if s[S.DECK + d] < 0:
+            return E_NEGATIVE
+        deck_n += s[S.DECK + d]
+        total = s[S.DECK + d] + s[S.PLAYED + d]
+        for p in range(n):
+            total += s[S.DEV + p * S.N_DEV + d] + s[S.DEV_NEW + p * S.N_DEV + d]
+        if total != data[P.D_DEV_DECK + d]:
+            return E_DEV
+    knights = 0
+    for p in range(n):
+        knights += s[S.KNIGHTS + p]
+    if deck_n != s[S.DECK_N] or knights != s[S.PLAYED + S.KNIGHT]:
+        return E_DEV
+    # Largest Army: the holder has the minimum and no one has more; no holder: no one has it
+    la = s[S.LA_HOLDER]
+    for p in range(n):
+        if la < 0 and s[S.KNIGHTS + p] >= r[P.G_LA_MIN]:
+            return E_ARMY
+        if la >= 0 and s[S.KNIGHTS + p] > s[S.KNIGHTS + la]:
+            return E_ARMY
+    if la >= 0 and s[S.KNIGHTS + la] < r[P.G_LA_MIN]:
+        return E_ARMY
+    # Longest Road: the holder is among the longest and long enough; no holder: no unique
+    # longest road of the minimum length
+    lr = s[S.LR_HOLDER]
+    best = 0
+    n_best = 0
+    for p in range(n):
+        if s[S.ROAD_LEN + p] > best:
+            best = s[S.ROAD_LEN + p]
+            n_best = 1
+        elif s[S.ROAD_LEN + p] == best:
+            n_best += 1
+    if lr >= 0 and (s[S.ROAD_LEN + lr] != best or best < r[P.G_LR_MIN]):
+        return E_ROAD_HOLDER
+    if lr < 0 and best >= r[P.G_LR_MIN] and n_best == 1:
+        return E_ROAD_HOLDER
+    # the fast road enumeration lists exactly the edges the plain rule allows, once each
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    for p in range(n):
+        k = road_edges(s, data, p, listed, 0, False)
+        allowed = 0
+        for e in range(r[P.G_N_EDGE]):
+            if road_ok(s, data, p, e):
+                allowed += 1
+        if k != allowed:
+            return E_ROAD_SET
+        for i in range(k):
+            if not road_ok(s, data, p, listed[i] - S.A_ROAD):
+                return E_ROAD_SET
+    # a VP-target end: the active player reached the target on his own turn
+    if s[S.OVER] and s[S.REASON] == S.R_VP_TARGET:
+        w = s[S.WINNER]
+        if w != s[S.CUR] or victory_points(s, data, w) < r[P.G_VP_TARGET]:
+            return E_WINNER
+    return OK
+
+
+@njit(cache=True)
+def transition_check(before, after, data):
+    """0, or ``E_BOARD_LEFT`` if a building or road left the board or changed owner, or a city
+    became a settlement again."""
+    for v in range(data[P.G_N_VERT]):
+        if before[S.V_OWNER + v] >= 0 and (
+            after[S.V_OWNER + v] != before[S.V_OWNER + v]
+            or after[S.V_CITY + v] < before[S.V_CITY + v]
+        ):
+            return E_BOARD_LEFT
+    for e in range(data[P.G_N_EDGE]):
+        if before[S.E_OWNER + e] >= 0 and after[S.E_OWNER + e] != before[S.E_OWNER + e]:
+            return E_BOARD_LEFT
+    return OK
+
+
+@njit(cache=True)
+def score_check(s, data):
+    """True if every seat's score (VP) equals the sum of its four components."""
+    n = s[S.NP]
+    z = np.zeros(1, np.int32)
+    zr = np.zeros(1, np.int8)
+    winner = np.zeros(1, np.int64)
+    score = np.zeros((1, n), np.int32)
+    comp = np.zeros((1, n, 4), np.int32)
+    extras = np.zeros((1, n, 4), np.int32)
+    write_results(s, data, 0, z, z, zr, winner, score, comp, extras)
+    for p in range(n):
+        if score[0, p] != comp[0, p, 0] + comp[0, p, 1] + comp[0, p, 2] + comp[0, p, 3]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def checked_kernel(
+    data, n_players, codes, params, seeds, max_steps, corrupt, first_code, first_step, counts,
+):  # fmt: skip
+    """Play one game per seed; after every step check every invariant (sim/core/check.py)."""
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a = np.zeros(S.STATE_LEN, np.int32)
+    b = np.zeros(S.STATE_LEN, np.int32)
+    before = np.zeros(S.STATE_LEN, np.int32)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    legal = np.zeros(S.MAX_ACTIONS, np.int32)
+    n_game = len(INVARIANTS)
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, streams[0], a)
+        for k in range(1, n_game + 1):
+            counts[GAME_BASE + k, 0] += 1
+        code = state_check(a, data)
+        err = 0 if code == 0 else GAME_BASE + code
+        steps = 0
+        while err == 0 and not is_over(a):
+            if steps >= max_steps:
+                counts[C_ENDS, 0] += 1
+                err = C_ENDS
+                break
+            seat = current_player(a)
+            n = legal_actions(a, data, legal)
+            act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            counts[C_LEGAL, 0] += 1
+            found = False
+            for i in range(n):
+                if legal[i] == act:
+                    found = True
+            if not found:
+                err = C_LEGAL
+                break
+            for i in range(S.STATE_LEN):
+                before[i] = a[i]
+            step(a, act, data, streams[0], b)
+            steps += 1
+            if g == corrupt[0] and steps == corrupt[1]:
+                b[corrupt[2]] += corrupt[3]
+            counts[C_INPUT, 0] += 1
+            for i in range(S.STATE_LEN):
+                if a[i] != before[i]:
+                    err = C_INPUT
+            for k in range(1, n_game + 1):
+                counts[GAME_BASE + k, 0] += 1
+            if err == 0:
+                code = transition_check(a, b, data)
+                if code == 0:
+                    code = state_check(b, data)
+                if code != 0:
+                    err = GAME_BASE + code
+            a, b = b, a
+        if err == 0:
+            counts[C_SCORE, 0] += 1
+            if not score_check(a, data):
+                err = C_SCORE
+        if err == 0:
+            counts[C_ENDS, 0] += 1
+            if a[S.REASON] == S.R_TURN_CAP:
+                err = C_ENDS
+        first_code[g] = err
+        first_step[g] = steps
+        if err != 0:
+            counts[err, 1] += 1
+
+
+def checked(setup, seeds, max_steps, corrupt):
+    """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
+    data = compile_data(dict(setup.params), setup.players)
+    codes, values = setup.bot_arrays()
+    n = seeds.shape[0]
+    first_code = np.zeros(n, np.int64)
+    first_step = np.zeros(n, np.int64)
+    counts = np.zeros((N_ROWS, 2), np.int64)
+    checked_kernel(
+        data, setup.players, codes, values, np.ascontiguousarray(seeds, np.uint64), max_steps,
+        corrupt, first_code, first_step, counts,
+    )  # fmt: skip
+    return first_code, first_step, counts
