@@ -695,7 +695,7 @@ def _check_items(raw: dict[str, Any], players: int) -> None:
         _require(
             sum(item["start_by_seat"]) <= item["count"],
             f"{where}.start_by_seat",
-            f"hands out at most count ({item['count']})",
+            f"must hand out at most count ({item['count']}) items",
         )
     for seat in range(players):
         held = sum(item["start_by_seat"][seat] for item in raw["items"])
