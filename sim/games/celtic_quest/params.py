@@ -182,6 +182,7 @@ SCHEMA: dict[str, Any] = {
             "player_markers",
             "capability_markers_per_player",
             "player_sheets",
+            "reference_sheets",
             "bastion_charts",
             "spell_track_markers",
             "rp_vp_markers",
@@ -559,7 +560,8 @@ def _check_counts(raw: dict[str, Any]) -> None:
         "game.players_max",
         "must be at least players_min and at most components.player_markers",
     )
-    _require(comp["player_sheets"] >= players, "components.player_sheets", "one per player")
+    for key in ("player_sheets", "reference_sheets"):
+        _require(comp[key] >= players, f"components.{key}", "one per player")
     _require(
         comp["capability_markers_per_player"] == len(BONUS_TRACKS),
         "components.capability_markers_per_player",
