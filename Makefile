@@ -24,7 +24,7 @@ demo: $(STAMP)
 # The browser test drives Debian's chromium through playwright (never `playwright install`).
 test: $(STAMP)
 	command -v chromium || (apt-get update && apt-get install -y chromium)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --site-dir site
