@@ -284,6 +284,7 @@ class _Step:
                     f"the Druid pile ran out while dealing seat {k}'s hand: the discard was "
                     "reshuffled into a new draw pile"
                 )
+            self.add(_board(b, self.names, self.data.rules[G_DRUIDS]))
             first = int(b[STARTER])
             skipped = _seats_between((first - 1) % n, int(b[SEAT]), n)
         else:
