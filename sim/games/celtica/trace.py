@@ -20,6 +20,7 @@ from sim.games.celtica.params import (
     G_DRUIDS,
     G_FINISH,
     G_HAND,
+    G_RUIN_XP,
     G_SACRED_DRAW,
     colour_names,
     compile_data,
@@ -255,6 +256,8 @@ class _Step:
 
     def xp_reward(self):
         """The ruin's XP card (A12: none when the XP pile and its discard are empty)."""
+        if not self.data.rules[G_RUIN_XP]:
+            return
         if self.shuffled(XP_SHUFFLES):
             self.add("the XP pile is empty: the XP discard is reshuffled into a new XP pile")
         xp = _xp(self.a, self.seat).astype(np.int64)
