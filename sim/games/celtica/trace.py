@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.core.results import ChunkResult
 from sim.core.rng import new_streams, seed_streams
+from sim.games.celtica import state as S
 from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtica.params import (
     G_DISPLAY,
@@ -38,35 +39,22 @@ from sim.games.celtica.state import (
     A_XSWAP,
     A_XTAKE,
     DISPLAY,
-    DISPLAY_N,
     DRUID_SHUFFLES,
     END_REASONS,
-    EXCH_DONE,
     FRAG,
     FRAG_SHUFFLES,
     HAND,
-    HOME,
-    K_DIG,
-    K_RUIN,
-    K_SACRED,
-    LAND,
-    LAST_MOVER,
     MAX_ACTIONS,
     MAX_TYPES,
     N_COLOURS,
-    NP,
     OVER,
-    PENDING,
     PH_DIG,
     PH_EXCHANGE,
     PH_PLAY,
     PH_RUIN,
     PH_SACRED,
     PHASE,
-    PILE,
-    PILE_N,
     POS,
-    R_TURN_CAP,
     REASON,
     RESERVE_N,
     RETURNED_N,
@@ -166,6 +154,22 @@ def _seats_between(first, last, n):
     return out
 
 
+_CAPPED = {  # kind: (its decision, capped, nothing there, value 0)
+    S.K_DIG: (
+        PH_DIG,
+        "the display holds only {n}: seat {s} takes {n} of {v}",
+        "nothing to take: the display is empty",
+        "it gives nothing",
+    ),
+    S.K_RUIN: (
+        PH_RUIN,
+        "seat {s} holds only {n} fragment(s): it returns {n} of {v}",
+        "seat {s} has no fragment to return",
+        "it takes nothing",
+    ),
+}
+
+
 class _Step:
     """The lines of one ``step`` from ``a`` to ``b`` after the action line, in rule order (§4.2,
     §5): the landing's automatic effects, the completion of a dig (refill) or a ruin (XP draw),
@@ -177,7 +181,7 @@ class _Step:
         self.a, self.b, self.action, self.names, self.data = a, b, action, names, data
         self.swap_to_display = swap_to_display
         self.seat = int(a[SEAT])
-        self.n = int(a[NP])
+        self.n = int(a[S.NP])
         self.lines: list[str] = []
 
     def add(self, text: str) -> None:
@@ -199,7 +203,7 @@ class _Step:
             self.refill()
         elif a[PHASE] == PH_RUIN and b[PHASE] != PH_RUIN:
             self.xp_reward()
-        if b[HOME] and not a[HOME]:
+        if b[S.HOME] and not a[S.HOME]:
             c = int(np.argmax(b[POS : POS + N_COLOURS] == self.data.rules[G_FINISH]))
             self.add(
                 f"the {self.names.colours[c]} druid is the first on the finish: "
@@ -213,29 +217,19 @@ class _Step:
     def landing(self):
         """What the landing location did on its own (no decision), or the decision it opens."""
         b, r = self.b, self.data.rules
-        land = int(b[LAND])
+        land = int(b[S.LAND])
         if land < 0:
             return
         kind, value = int(self.data.loc_kind[land]), int(self.data.loc_value[land])
-        if kind == K_DIG:
-            if b[PHASE] == PH_DIG:
-                if b[PENDING] < value:  # A8
-                    self.add(f"the display holds only {int(b[PENDING])}: seat {self.seat} "
-                             f"takes {int(b[PENDING])} of {value}")  # fmt: skip
-            else:
-                self.add("nothing to take: the display is empty" if value else "it gives nothing")
-                self.refill()
-        elif kind == K_RUIN:
-            if b[PHASE] == PH_RUIN:
-                if b[PENDING] < value:  # A9
-                    self.add(f"seat {self.seat} holds only {int(b[PENDING])} fragment(s): "
-                             f"it returns {int(b[PENDING])} of {value}")  # fmt: skip
-            else:
-                self.add(
-                    f"seat {self.seat} has no fragment to return" if value else "it takes nothing"
-                )
-                self.xp_reward()
-        elif kind == K_SACRED and b[PHASE] != PH_SACRED:
+        if kind in _CAPPED:  # A8, A9: a dig or ruin takes what there is
+            phase, capped, nothing, zero = _CAPPED[kind]
+            n = int(b[S.PENDING])
+            if b[PHASE] == phase and n < value:
+                self.add(capped.format(n=n, s=self.seat, v=value))
+            elif b[PHASE] != phase:
+                self.add((nothing if value else zero).format(s=self.seat))
+                (self.refill if kind == S.K_DIG else self.xp_reward)()
+        if kind == S.K_SACRED and b[PHASE] != PH_SACRED:
             why = "no Druid card is left to draw" if r[G_SACRED_DRAW] else "no draw (lever)"
             self.add(f"sacred place: {why}")
 
@@ -251,8 +245,8 @@ class _Step:
                 f"display refilled with {self.names.frags(added)} "
                 f"(reserve {int(self.b[RESERVE_N])})"
             )
-        elif self.b[DISPLAY_N] < self.data.rules[G_DISPLAY]:
-            self.add(f"no fragment left to refill the display ({int(self.b[DISPLAY_N])} shown)")
+        elif self.b[S.DISPLAY_N] < self.data.rules[G_DISPLAY]:
+            self.add(f"no fragment left to refill the display ({int(self.b[S.DISPLAY_N])} shown)")
 
     def xp_reward(self):
         """The ruin's XP card (A12: none when the XP pile and its discard are empty)."""
@@ -278,11 +272,11 @@ class _Step:
         if b[ROUND] != a[ROUND]:
             self.add(
                 f"no player holds a Druid card: round {int(a[ROUND])} ends "
-                f"(seat {int(b[LAST_MOVER])} made the last move)"
+                f"(seat {int(b[S.LAST_MOVER])} made the last move)"
             )
             self.lines += _deal_lines(b, self.names, n)
             if self.shuffled(DRUID_SHUFFLES):
-                k = int(a[PILE_N]) // self.data.rules[G_HAND]
+                k = int(a[S.PILE_N]) // self.data.rules[G_HAND]
                 self.add(
                     f"the Druid pile ran out while dealing seat {k}'s hand: the discard was "
                     "reshuffled into a new draw pile"
@@ -315,8 +309,8 @@ class _Step:
             f"game ends ({END_REASONS[int(b[REASON])]}), hands discarded; "
             + _board(b, self.names, self.data.rules[G_DRUIDS])
         )
-        if b[PHASE] == PH_EXCHANGE or b[REASON] != R_TURN_CAP:
-            first = (int(b[LAST_MOVER]) + 1) % self.n
+        if b[PHASE] == PH_EXCHANGE or b[REASON] != S.R_TURN_CAP:
+            first = (int(b[S.LAST_MOVER]) + 1) % self.n
             self.lines.append(f"final exchanges, seat {first} first")
             self.passed_over(first, finished=False)
 
@@ -327,7 +321,9 @@ class _Step:
         if play:
             hands[self.seat][play[0]] -= play[1]
         if not self.shuffled(DRUID_SHUFFLES):  # a sacred draw just before the end
-            drawn = (a[PILE : PILE + N_COLOURS] - b[PILE : PILE + N_COLOURS]).astype(np.int64)
+            drawn = (a[S.PILE : S.PILE + N_COLOURS] - b[S.PILE : S.PILE + N_COLOURS]).astype(
+                np.int64
+            )
             hands[self.seat] += np.maximum(drawn, 0)
         for s in range(self.n):
             if hands[s].sum():
@@ -337,8 +333,8 @@ class _Step:
         """Seats the final exchange passed over (no exchange they can make), counting on from
         ``s0``; ``finished``: ``s0`` is the seat that just finished exchanging."""
         a, b = self.a, self.b
-        done = int(a[EXCH_DONE]) if a[PHASE] == PH_EXCHANGE else 0
-        seats = [(s0 + i) % self.n for i in range(int(b[EXCH_DONE]) - done)]
+        done = int(a[S.EXCH_DONE]) if a[PHASE] == PH_EXCHANGE else 0
+        seats = [(s0 + i) % self.n for i in range(int(b[S.EXCH_DONE]) - done)]
         for s in seats[1:] if finished else seats:
             self.add(f"seat {s} has no exchange it can make ({xp_total(b, s)} XP): passed over")
         if b[OVER]:
