@@ -6,10 +6,15 @@ import re
 from collections import defaultdict
 from functools import cache
 
+import numpy as np
 import pytest
 
 from sim.core.batch import trace_game
 from sim.core.registry import make_setup
+from sim.games.celtic_trader import state as S
+from sim.games.celtic_trader import trace as T
+from sim.games.celtic_trader.play import game_data, role_mode_of
+from sim.games.celtic_trader.rules import setup_state
 
 UNORDERED = "the trace cannot order this step"
 
@@ -87,6 +92,18 @@ TOKEN_EFFECTS = [  # (players, bots, seed), the line
     ((2, "random", 0), r"  pick-up 1 is over seat \d's 0 free pick-up\(s\): movement ends "
                        r"\(it may still pick up here\)"),
 ]  # fmt: skip
+
+
+def test_a_shortfall_with_no_ten_marker_left_is_lost():
+    lines = lines_of(2, "greedy", 0, ten_markers=0, supply_points=40)
+    i = lines.index("  5 RP due to seat 0 cannot be paid: lost") - 3
+    assert lines[i : i + 5] == (
+        "  seat 0 delivers 1 cloth",
+        "  seat 0 gains 5 of the 10 RP due: 1 x (8 + 2 Trading) (RP 5, supply 0)",
+        "  the RP/VP supply is exhausted: the game ends after this turn",
+        "  5 RP due to seat 0 cannot be paid: lost",
+        "  Belgae cloth demand 8 -> 6",
+    )
 
 
 @pytest.mark.parametrize(("case", "pattern"), TOKEN_EFFECTS)
@@ -202,3 +219,15 @@ def test_the_bag_counts_chain_through_draws_and_cycles(many):
                 back = sum(int(p.split()[0]) for p in m[1].split(", ") if p != "nothing")
                 bag += back + 1
                 assert bag == int(m[2]), x
+
+
+def test_a_step_the_replay_cannot_reach_is_written_as_the_raw_difference():
+    setup = make_setup("celtic_trader", 2, {}, "random")
+    T._DATA_CACHE["data"] = data = game_data(setup, 0)
+    before = np.zeros(S.STATE_LEN, np.int32)
+    setup_state(data, 2, *role_mode_of(setup), before)
+    after = before.copy()
+    after[S.ROMAN + 3] = 1  # a Roman from nowhere: no rule puts it there
+    out = T.describe_step(before, after, None)
+    assert out[0] == f"({UNORDERED}: the state difference follows)"
+    assert f"Roman on {T.section_names()[3]} 0 -> 1" in out
