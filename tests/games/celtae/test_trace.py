@@ -105,13 +105,13 @@ def test_refill_from_the_centre_names_the_worker_drawn_even_when_nothing_seems_t
 def test_a_replay_that_drifts_from_step_stops_the_trace(monkeypatch):
     """If the sub-step replay ever stops following ``settle`` (here: an end of turn that also
     moves the round on), the trace refuses to print rather than tell another game."""
-    real = TE._end_turn
+    real = TE.AUTOMATIC[S.AU_END_TURN]
 
-    def drifted(s, data):
-        real(s, data)
+    def drifted(s, data, rng):
+        real(s, data, rng)
         s[S.ROUND] += 1
 
-    monkeypatch.setattr(TE, "_end_turn", drifted)
+    monkeypatch.setitem(TE.AUTOMATIC, S.AU_END_TURN, drifted)
     with pytest.raises(RuntimeError, match="drifted"):
         trace(make_setup("celtae", 2, {}, "random"), 1)
 
@@ -170,15 +170,7 @@ def test_a_replay_that_drifts_from_step_stops_the_trace(monkeypatch):
         r"^ +the progress track is empty: the end is triggered$",
         r"^ +final round: every player takes a double turn$",
         r"^ +the deck is rebuilt from the discard pile$",
-    ],
-)
-def test_each_kind_of_effect_has_its_line(traces, pattern):
-    assert found(traces, pattern), pattern
-
-
-@pytest.mark.parametrize(
-    "pattern",
-    [
+        # Solitairix's automatic turn, one line per thing it does
         r"^  Solitairix's turn:$",
         r"^  Solitairix's turn continues:$",  # after the player placed the crossing's pawn
         r"^    Solitairix draws .+ and moves the pawn \d.*: \w\w -> \w\w$",
@@ -196,7 +188,7 @@ def test_each_kind_of_effect_has_its_line(traces, pattern):
         r"^    Solitairix discards its card ",
     ],
 )
-def test_solitairix_automatic_actions_have_their_lines(traces, pattern):
+def test_each_kind_of_effect_has_its_line(traces, pattern):
     assert found(traces, pattern), pattern
 
 
