@@ -413,6 +413,9 @@ def _track(p, q, nm, solo, out):
 def _end(p, q, solo, out):
     if q[S.FINAL] and not p[S.FINAL]:
         out.append("final round: every player takes a double turn")
+    if q[S.OVER] and not p[S.OVER]:
+        why = "the final round is played" if q[S.REASON] == S.R_TRACK_EMPTY else "the round cap"
+        out.append(f"the game is over ({why}): final scoring")
 
 
 def _action_start(p, q, nm, data, out):
