@@ -127,6 +127,7 @@ def effects(sub: Sub, nm, data) -> list[str]:
         _seat_effects(p, q, seat, ph, sub, nm, solo, out)
     if ph != S.AU_SOLO_REST:
         _workers_board(p, q, ph, sub.action, out)
+    _pools(p, q, out)
     _markets(p, q, nm, data, out)
     _citadels(p, q, nm, solo, data, out)
     _end(p, q, solo, out)
@@ -278,6 +279,10 @@ def _workers_board(p, q, ph, action, out):
             if c0[k] != c1[k]:
                 drawn = WORKERS[c1[k]] if c1[k] >= 0 else "nothing (the bag is empty)"
                 out.append(f"centre slot {k + 1}: {drawn} drawn from the bag")
+
+
+def _pools(p, q, out):
+    """The box, the druid reserves and the bag: what went in or out of them."""
     if q[S.BOXED_DRUIDS] > p[S.BOXED_DRUIDS]:
         out.append(f"{int(q[S.BOXED_DRUIDS] - p[S.BOXED_DRUIDS])} druid(s) go to the box")
     if q[S.BOXED_WORKERS] > p[S.BOXED_WORKERS]:
