@@ -1,10 +1,11 @@
 """Celtae readable trace: one game replayed with the same kernels and streams as the chunk loop,
-one line per decision (who chose what), followed by what the engine did on its own (crossings,
-Solitairix's turns, refills, the end), then the score lines and a summary line.
+one line per decision (who chose what), followed by every rule effect it caused, one line each
+and indented under it (payments, force, tokens, forced choices, workers moved, market refills,
+crossings, Solitairix's turns, the end), then the score by component and a summary line.
 
-The trace shows every hand (it is the designer's view, not a player's). Engine events are read
-off the difference between the state before and after each ``step``, so the log cannot drift
-from the rules: it describes what the kernels did.
+The trace shows every hand (it is the designer's view, not a player's). The effects are read off
+the state before and after each sub-step of ``step`` (trace_effects), and the replay of those
+sub-steps must end in the state ``step`` made, so the log cannot drift from the rules.
 """
 
 import numpy as np
@@ -37,10 +38,10 @@ from sim.games.celtae.state import (
     A_WORKER,
     A_YES,
     ACTIVE,
+    AU_SOLO_REST,
+    AU_SOLO_START,
     CENTRE,
-    CIT_DONE,
     END_REASONS,
-    FINAL,
     MARKET,
     MAX_ACTIONS,
     N_ICONS,
@@ -62,28 +63,39 @@ from sim.games.celtae.state import (
     PAWN,
     PCARD,
     PH_BRECRUIT,
+    PH_BUILD,
+    PH_DISCARD,
+    PH_DRUID,
+    PH_FIGHT,
+    PH_GARRISON,
+    PH_ORDER,
     PH_OVERFLOW,
+    PH_PAWN,
     PH_RECRUIT,
     PH_REFILL,
+    PH_REFRESH,
+    PH_SWAP,
+    PH_TAKE2,
+    PH_TOKEN,
     PHASE,
     PLAYERS,
     PW,
     REASON,
-    RESHUFFLES,
     ROUND,
     SOLO,
     SPACES,
     STATE_LEN,
-    TEUTATES,
     TRACK,
-    TRIGGERED,
     TURNS,
 )
+from sim.games.celtae.trace_effects import (
+    POSITIONS,
+    SPACE_NAMES,
+    WORKERS,
+    effects,
+    substeps,
+)
 from strategies.celtae import choose_action
-
-POSITIONS = ("SE", "SW", "NW", "NE")
-WORKERS = ("farmer", "builder", "soldier", "noble", "druid")
-SPACE_NAMES = ("Cultivate/Build North", "Cultivate/Build South", "Recruit", "Combat")
 
 
 class _Names:
@@ -114,6 +126,26 @@ def _tribe(s, seat) -> str:
     return " ".join(parts) or "empty"
 
 
+_STOPS = {
+    PH_DISCARD: "stops discarding",
+    PH_BUILD: "does not build",
+    PH_PAWN: "discards the progress pawn",
+    PH_TAKE2: "takes no market card",
+    PH_RECRUIT: "stops recruiting",
+    PH_REFILL: "stops taking workers",
+    PH_OVERFLOW: "keeps the tribe",
+}
+_YES_NO = {
+    PH_REFRESH: ("refreshes the action space", "does not refresh"),
+    PH_SWAP: ("swaps", "does not swap"),
+    PH_TOKEN: ("plays a bonus token as an extra worker", "plays no more tokens"),
+    PH_FIGHT: ("fights the top army tile", "does not fight"),
+    PH_GARRISON: ("garrisons", "places no garrison cube"),
+    PH_ORDER: ("joins the Druidic Order", "does not join the Druidic Order"),
+    PH_DRUID: ("takes a druid", "takes no druid"),
+}
+
+
 def describe(s, action: int, nm: _Names) -> str:
     """One decision in words, read against the state it was taken in."""
     ph = int(s[PHASE])
@@ -136,7 +168,7 @@ def describe(s, action: int, nm: _Names) -> str:
         i, j = divmod(a - A_TAKE2, 6)
         return f"takes market slots {i + 1} and {j + 1} (bonus)"
     if a == A_STOP:
-        return "stops"
+        return _STOPS.get(ph, "stops")
     if a >= A_CARD:
         return f"discards {nm.card(a - A_CARD)}"
     if a >= A_BUILD:
@@ -148,10 +180,9 @@ def describe(s, action: int, nm: _Names) -> str:
     if a >= A_SWAP:
         i, j = divmod(a - A_SWAP, 3)
         return f"swaps active worker {i + 1} with space slot {j + 1}"
-    if a == A_YES:
-        return "yes"
-    if a == A_NO:
-        return "no"
+    if a in (A_YES, A_NO):
+        yes, no = _YES_NO.get(ph, ("yes", "no"))
+        return yes if a == A_YES else no
     if a >= A_CHOOSE:
         code = a - A_CHOOSE
         token, rest = divmod(code, 8)
@@ -185,39 +216,38 @@ def _player_line(s, seat, nm) -> str:
     )
 
 
-def _events(before, after, nm, solo: bool) -> list[str]:
+def step_lines(state, action, data, rng, out, nm) -> list[str]:
+    """``step(state, action, data, rng, out)``, returning the lines of every rule effect it made
+    (indented under the decision). The effects come from a sub-step replay on a copy of the
+    chance stream, which must end where ``step`` itself ends: if not, the trace stops with an
+    error rather than tell a story the kernels did not play."""
+    copy = rng.copy()
+    subs = substeps(state, action, data, copy)
+    step(state, action, data, rng, out)
+    if not (np.array_equal(subs[-1].after, out) and np.array_equal(copy, rng)):
+        raise RuntimeError("the trace's sub-step replay drifted from step (rules_turn.settle)")
+    return _sub_lines(subs, nm, data)
+
+
+def _sub_lines(subs, nm, data) -> list[str]:
+    """The effects of one step, indented under its decision: a choice the engine made itself
+    (the only option) gets its own line, with its effects one step further in."""
     out = []
-    if after[TRACK] != before[TRACK]:
-        out.append(f"  river crossed: track {int(before[TRACK])} -> {int(after[TRACK])} pawns")
-    if not solo and after[TEUTATES] != before[TEUTATES]:
-        out.append(f"  Teutates passes to seat {int(after[TEUTATES])}")
-    if after[TRIGGERED] and not before[TRIGGERED]:
-        out.append("  the progress track is empty: the end is triggered")
-    if after[FINAL] and not before[FINAL]:
-        out.append("  final round: every player takes a double turn")
-    if after[RESHUFFLES] != before[RESHUFFLES]:
-        out.append("  the deck is rebuilt from the discard pile")
-    for cit in range(8):
-        if after[CIT_DONE + cit] != before[CIT_DONE + cit]:
-            region, colour = divmod(cit, 4)
-            who = int(after[CIT_DONE + cit])
-            out.append(
-                f"  the {nm.colours[colour]} citadel in the {nm.regions[region]} is complete"
-                f" (bonus tile to {'Solitairix' if solo and who == 1 else f'seat {who}'})"
-            )
-    for seat in range(4):
-        b = PLAYERS + seat * PW + P_SIDE
-        if after[b] != before[b]:
-            out.append(f"  seat {seat} reveals side {'AB'[int(after[b])]}")
-    if solo and after[TURNS] - before[TURNS] >= 1 and after[PAWN] != before[PAWN]:
-        x = PLAYERS + PW
-        out.append(
-            f"  Solitairix: pawn {POSITIONS[int(before[PAWN])]} -> {POSITIONS[int(after[PAWN])]}"
-            f", discs {int(after[x + P_DISCS])}, "
-            f"armies {int(after[x + P_ARMY1] + after[x + P_ARMY2])}"
-            f", druid tiles {int(after[x + P_DRUID1] + after[x + P_DRUID2])}, worker "
-            f"{WORKERS[int(after[x + P_ACTIVE])] if after[x + P_ACTIVE] >= 0 else '-'}"
-        )
+    prev = -1
+    for sub in subs:
+        pad = "  "
+        if sub.phase == AU_SOLO_START:
+            out.append("  Solitairix's turn:")
+        elif sub.phase == AU_SOLO_REST and prev != AU_SOLO_START:
+            out.append("  Solitairix's turn continues:")
+        if sub.phase in (AU_SOLO_START, AU_SOLO_REST):
+            pad = "    "
+        prev = sub.phase
+        if sub.kind == "forced":
+            who = "Solitairix" if sub.before[SOLO] and sub.seat == 1 else f"seat {sub.seat}"
+            out.append(f"  {who} (only option): {describe(sub.before, sub.action, nm)}")
+            pad = "    "
+        out.extend(pad + line for line in effects(sub, nm, data))
     return out
 
 
@@ -251,9 +281,8 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
         act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         text = describe(a, act, nm)
         counts[seat, decision_kind(a, act)] += 1
-        step(a, act, data, streams[0], b)
         lines.append(f"seat {seat}: {text}")
-        lines.extend(_events(a, b, nm, solo))
+        lines.extend(step_lines(a, act, data, streams[0], b, nm))
         if b[TURNS] != a[TURNS] and not b[OVER]:
             m = MARKET
             lines.append(
@@ -279,10 +308,9 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     lines.append("-- final state --")
     for seat in range(n):
         lines.append(_player_line(a, seat, nm))
-        values = res.components[0, seat]
-        pairs = zip(SCORE_COMPONENTS, values, strict=True)
-        parts = ", ".join(f"{name} {int(v)}" for name, v in pairs)
-        lines.append(f"  seat {seat} scores {int(res.score[0, seat])}: {parts}")
+        lines.append(f"  seat {seat} scores {int(res.score[0, seat])}:")
+        for name, v in zip(SCORE_COMPONENTS, res.components[0, seat], strict=True):
+            lines.append(f"    {name} {int(v)}")
     lines.append(
         f"end: {END_REASONS[int(a[REASON])]} after {int(a[ROUND])} rounds, {int(a[TURNS])} turns; "
         f"scores {[int(x) for x in res.score[0]]}"
