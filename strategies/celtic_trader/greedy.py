@@ -33,6 +33,7 @@ from sim.games.celtic_trader.params import (
     O_COL_VALUE,
     O_DEG,
     O_DIST,
+    O_HUB_TURNS,
     O_MOVE_VAL,
     O_NEXT_HOP,
     O_ROLE_BONUS,
@@ -184,18 +185,18 @@ def _progress(state, data):
 
 
 @njit(cache=True)
-def _token_value(state, data, seat, sec, r, move):
+def _token_value(state, data, seat, sec, r, move_level):
     """Expected RP of a token of type ``r`` picked up on ``sec``: the best Celtic bastion's pay,
-    discounted by the turns needed to carry it there."""
+    discounted by the turns needed to carry it there (at the seat's movement level)."""
     pb = PLAYERS + seat * PW
     trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
+    turns = O_HUB_TURNS + (move_level * MAX_SEC + sec) * N_BAST
     best = 0.0
     for b in range(N_BAST):
         if state[CONQ + b]:
             continue
         v = data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])] + trade
-        d = data[O_DIST + sec * MAX_SEC + (data[O_BAST_HUB + b])]
-        val = v / (1.0 + (d + move - 1) // move)
+        val = v / (1.0 + data[turns + b])
         if val > best:
             best = val
     return best
@@ -211,6 +212,8 @@ def _sc_value(state, data, seat, params):
     lv0 = state[pb + P_MOVE]
     lv1 = state[pb + P_MOVE + 1]
     lv2 = state[pb + P_MOVE + 2]
+    left = 1.0 - _progress(state, data)
+    weight = _claim_weight(state, data, seat, params)
     for _ in range(12):
         best = -1
         best_net = 0.0
@@ -218,7 +221,7 @@ def _sc_value(state, data, seat, params):
             lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
             if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > rp:
                 continue
-            net = _virtual_net(state, data, seat, c, lvl, params)
+            net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
                 best_net = net
                 best = c
@@ -226,18 +229,19 @@ def _sc_value(state, data, seat, params):
             break
         lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
         rp -= data[O_UPG_COST + (lvl + 1)]
-        total += best_net + data[O_UPG_COST + (lvl + 1)] * _claim_weight(state, data, seat, params)
+        total += best_net + data[O_UPG_COST + (lvl + 1)] * weight
         if best == 0:
             lv0 += 1
         elif best == 1:
             lv1 += 1
         else:
             lv2 += 1
-    return total + rp * _claim_weight(state, data, seat, params)
+    return total + rp * weight
 
 
 @njit(cache=True)
-def _virtual_net(state, data, seat, c, lvl, params):
+def _virtual_net(state, data, seat, c, lvl, params, left):
+    """Net value of raising capability ``c`` from ``lvl`` (``left``: 1 - _progress)."""
     pb = PLAYERS + seat * PW
     role = state[pb + P_ROLE]
     inc = 0.0
@@ -246,7 +250,6 @@ def _virtual_net(state, data, seat, c, lvl, params):
             data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + (lvl + 1)]
             - data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + lvl]
         )
-    left = 1.0 - _progress(state, data)
     if c == 0:
         util = params[G_U_MOVE]
     elif c == 1:
@@ -312,7 +315,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
                 continue
             if ended and sec != pos:
                 continue
-            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], move)
+            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], state[pb + P_MOVE])
             score = params[G_PICKUP] * v / (1.0 + _turns(d, mp, move))
             if score > best_score:
                 best_score = score
@@ -425,7 +428,6 @@ def _pick_here(state, data, seat, params, want_spot, strict):
     x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max:
         return -1
-    move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
     best = -1
     best_v = params[G_MIN_TOKEN] if strict else -1.0
     for j in range(2):
@@ -434,7 +436,7 @@ def _pick_here(state, data, seat, params, want_spot, strict):
             continue
         if sp == want_spot:
             return sp
-        v = _token_value(state, data, seat, pos, data[O_SPOT_RES + sp], move)
+        v = _token_value(state, data, seat, pos, data[O_SPOT_RES + sp], state[pb + P_MOVE])
         if v >= best_v:
             best_v = v
             best = sp
@@ -595,11 +597,12 @@ def greedy_action(state, data, seat, params, rng, buf):
     if ph == PH_UPGRADE:
         best = -1
         best_net = 0.0
+        left = 1.0 - _progress(state, data)
         for c in range(3):
             lvl = state[pb + P_MOVE + c]
             if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > state[pb + P_RP]:
                 continue
-            net = _virtual_net(state, data, seat, c, lvl, params)
+            net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
                 best_net = net
                 best = c
