@@ -14,8 +14,8 @@ declared order; the bot uses no randomness of its own.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.games.celtic_trader.params import (
     FAR,
     K_ARM,
@@ -135,7 +135,7 @@ assert SC_Q + Q_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"
 GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@leaf
 def _bfs(state, data, src, dist, par, q):
     """0-1 BFS from ``src``: sections holding a Roman are reached but never crossed."""
     n = data[O_RULES + R_NSEC]
@@ -168,7 +168,7 @@ def _bfs(state, data, src, dist, par, q):
                     tail += 1
 
 
-@njit(cache=True)
+@leaf
 def _turns(d, mp, move):
     """Turns before arriving ``d`` MP away with ``mp`` left now and ``move`` per turn."""
     if d <= mp:
@@ -176,7 +176,7 @@ def _turns(d, mp, move):
     return 1 + (d - mp + move - 1) // move
 
 
-@njit(cache=True)
+@leaf
 def _progress(state, data):
     """0..1: how close the game looks to its end (bastions Romanised, supply spent)."""
     a = state[N_CONQ] / N_BAST
@@ -184,7 +184,7 @@ def _progress(state, data):
     return max(a, b)
 
 
-@njit(cache=True)
+@leaf
 def _token_value(state, data, seat, sec, r, move_level):
     """Expected RP of a token of type ``r`` picked up on ``sec``: the best Celtic bastion's pay,
     discounted by the turns needed to carry it there (at the seat's movement level)."""
@@ -202,7 +202,7 @@ def _token_value(state, data, seat, sec, r, move_level):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _sc_value(state, data, seat, params):
     """Value of ending this turn on the Stone Circle: good upgrades, then RP claimed as VP."""
     pb = PLAYERS + seat * PW
@@ -239,7 +239,7 @@ def _sc_value(state, data, seat, params):
     return total + rp * weight
 
 
-@njit(cache=True)
+@leaf
 def _virtual_net(state, data, seat, c, lvl, params, left):
     """Net value of raising capability ``c`` from ``lvl`` (``left``: 1 - _progress)."""
     pb = PLAYERS + seat * PW
@@ -259,7 +259,7 @@ def _virtual_net(state, data, seat, c, lvl, params, left):
     return inc + util * left * left - data[O_UPG_COST + (lvl + 1)]
 
 
-@njit(cache=True)
+@leaf
 def _claim_weight(state, data, seat, params):
     role = state[PLAYERS + seat * PW + P_ROLE]
     if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
@@ -269,7 +269,7 @@ def _claim_weight(state, data, seat, params):
     return params[G_CLAIM]
 
 
-@njit(cache=True)
+@leaf
 def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     """(kind, target, score) of the best goal from ``pos``; BFS into the scratch if ``bfs``."""
     dist = buf[SC_DIST : SC_DIST + MAX_SEC]
@@ -335,7 +335,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     return best_kind, best_target, best_score
 
 
-@njit(cache=True)
+@leaf
 def _plan_move(state, data, seat, params, buf):
     """Choose the turn's goal and write the path toward it into the plan memory."""
     pb = PLAYERS + seat * PW
@@ -398,7 +398,7 @@ def _plan_move(state, data, seat, params, buf):
     plan[PL_SEAT] = seat
 
 
-@njit(cache=True)
+@leaf
 def _plan_valid(state, seat, plan):
     pb = PLAYERS + seat * PW
     return (
@@ -412,7 +412,7 @@ def _plan_valid(state, seat, plan):
     )
 
 
-@njit(cache=True)
+@leaf
 def _expect(state, plan, pos, mp, ncarry):
     plan[PL_ACTS] = state[ACTS] + 1
     plan[PL_POS] = pos
@@ -420,7 +420,7 @@ def _expect(state, plan, pos, mp, ncarry):
     plan[PL_NCARRY] = ncarry
 
 
-@njit(cache=True)
+@leaf
 def _pick_here(state, data, seat, params, want_spot, strict):
     """A spot on the current section worth picking up now, or -1."""
     pb = PLAYERS + seat * PW
@@ -443,7 +443,7 @@ def _pick_here(state, data, seat, params, want_spot, strict):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _move_action(state, data, seat, params, buf):
     """Next movement action from the plan (planning once per turn, and after a free pick-up
     reached the goal)."""
@@ -486,7 +486,7 @@ def _move_action(state, data, seat, params, buf):
     return A_PASS
 
 
-@njit(cache=True)
+@leaf
 def _roman_spot_choice(state, data, seat, exclude, far):
     """An empty Roman spot far from (``far``) or near the seat that completes no conquest."""
     pos = state[PLAYERS + seat * PW + P_POS]
@@ -510,7 +510,7 @@ def _roman_spot_choice(state, data, seat, exclude, far):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _completes_conquest(state, data, sec):
     b = data[O_SEC_BAST + sec]
     if b < 0 or state[CONQ + b] or data[O_SEC_KIND + sec] != K_ARM:
@@ -522,7 +522,7 @@ def _completes_conquest(state, data, sec):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _order_choice(state):
     """Resolve resources first, then Romans, Romanisation, orders, and the cycle last."""
     best = 0
@@ -545,7 +545,7 @@ def _order_choice(state):
     return A_ORDER + best
 
 
-@njit(cache=True)
+@leaf
 def _start_choice(state, data, seat, params, buf):
     pb = PLAYERS + seat * PW
     role = state[pb + P_ROLE]
@@ -564,7 +564,7 @@ def _start_choice(state, data, seat, params, buf):
     return A_SEC + best
 
 
-@njit(cache=True)
+@leaf
 def _role_choice(state, data):
     """Open draft: the role with the largest bonus table (the Trusted valued at 40)."""
     best = -1
@@ -581,7 +581,7 @@ def _role_choice(state, data):
     return A_ROLE + best
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The greedy bot's action (``buf``: int32, state.BUF_LEN; ``params``: GREEDY_PARAMS)."""
     ph = state[PHASE]
