@@ -139,14 +139,17 @@ SCRATCH_LEN = S_VALUES + 2 * N_VALUES
 
 @leaf(inline="always")
 def load_collection(state, seat, types, counts, ge):
-    """Fill ``counts`` with ``seat``'s fragments and ``ge`` with its amulet sizes."""
+    """Fill ``counts`` with ``seat``'s fragments and ``ge`` with its amulet sizes (a histogram of
+    the counts, then its suffix sums: no loop whose length depends on the data)."""
     for j in range(MAX_LAYERS + 2):
         ge[j] = 0
     for t in range(types):
         c = state[FRAG + seat * MAX_TYPES + t]
         counts[t] = c
-        for j in range(1, c + 1):
-            ge[j] += 1
+        ge[c] += 1
+    for j in range(MAX_LAYERS, 0, -1):
+        ge[j] += ge[j + 1]
+    ge[0] = 0
 
 
 @leaf(inline="always")
@@ -413,10 +416,7 @@ def greedy_action(state, data, seat, params, rng, buf):
         load_collection(state, seat, types, counts, ge)
         if phase == PH_RUIN:
             return A_RETURN + best_return(counts, ge, types, bonus)
-        display = buf[S_DISPLAY : S_DISPLAY + MAX_TYPES]
-        for t in range(MAX_TYPES):
-            display[t] = state[DISPLAY + t]
-        return A_TAKE + best_take(counts, ge, display, types, bonus)
+        return A_TAKE + best_take(counts, ge, state[DISPLAY : DISPLAY + MAX_TYPES], types, bonus)
     if phase == PH_EXCHANGE:
         return _exchange_choice(state, data, seat, params, buf)
     if phase == PH_SACRED and others_hold_cards(state, seat):
