@@ -123,14 +123,31 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
 )
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per measurement.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write here.")
+@click.option("--bot", "bots", multiple=True, help="Bot level to measure (default: every one).")
+@click.option(
+    "--history",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="CSV to append each figure to and compare it with (make bench: benchmarks/history.csv).",
+)
 @fail_on_user_error
-def bench_cmd(games, jobs, seconds, out):
+def bench_cmd(games, jobs, seconds, out, bots, history):
     """Throughput: games/s per game, bot level and job count; compile times; peak memory."""
     from sim.core.bench import run_bench
 
-    for g in games:
-        get_game(g)
-    run_bench(list(games) or list(GAME_MODULES), jobs=jobs, seconds=seconds, out=out)
+    games = list(games) or list(GAME_MODULES)
+    known = {b.name for g in games for b in get_game(g).bots}
+    for bot in bots:
+        if bot not in known:
+            raise MenhirError(f"--bot: unknown bot {bot!r} (known: {', '.join(sorted(known))})")
+    run_bench(
+        games,
+        jobs=jobs,
+        seconds=seconds,
+        out=out,
+        bots=list(bots) or None,
+        history=history,
+    )
 
 
 def _register_optional_commands() -> None:

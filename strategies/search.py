@@ -324,7 +324,9 @@ def make_search_bot(
             evaluate(cur, data, gparams, ev)
         return rollout_value(sc, ev, n_players, seat, margin)
 
-    @njit
+    # reference counting stays on explicitly: a game's bot dispatch may be a leaf kernel
+    # (sim.core.kernel), whose callees would otherwise inherit its _nrt=False
+    @njit(_nrt=True)
     def search_action(state, data, seat, params, rng, buf):
         work = np.empty_like(buf)
         n = legal_actions(state, data, work)

@@ -70,6 +70,7 @@ def test_play_with_overrides_and_bots(runner):
         (["play", "celtic_trader", "--roles", "boss,fastest"], "unknown role 'boss'"),
         (["play", "chess"], "unknown game 'chess'"),
         (["bench", "--game", "chess"], "unknown game 'chess'"),
+        (["bench", "--game", "celtica", "--bot", "gredy"], "unknown bot 'gredy'"),
     ],
 )
 def test_user_errors_are_one_line_exit_2(runner, args, fragment):

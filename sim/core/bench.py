@@ -2,11 +2,15 @@
 
 For each game: the cold compile time (empty numba cache) and the cached start time, measured in
 fresh subprocesses; then games/s for every bot level on one process and on ``jobs`` processes;
-then this process's peak memory.
+then this process's peak memory. With a history file (``make bench`` passes
+``benchmarks/history.csv``) every games/s figure is also appended there as a row, and each line
+says how it compares with the best earlier row of the same kind (game, bot, players, jobs), so a
+regression is visible at a glance.
 """
 
 from __future__ import annotations
 
+import csv
 import os
 import resource
 import subprocess
@@ -65,14 +69,113 @@ def parallel_rate(setup, seconds: float, jobs: int) -> float:
     return sum(n for n, _ in results) / max(e for _, e in results)
 
 
+HISTORY_FIELDS = ("date", "commit", "game", "bot", "players", "jobs", "games_per_s", "peak_mib")
+_KIND = ("game", "bot", "players", "jobs")
+
+
+def read_history(path) -> list[dict[str, str]]:
+    """The rows of a history CSV (none when it does not exist yet)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def append_history(path, row: dict) -> None:
+    """Append ``row`` to the history CSV, writing the header on first use. The file is rewritten
+    through a temporary file and renamed, so an interrupted bench never leaves half a row."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = path.read_text() if path.exists() else ""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            fh.write(text)
+            writer = csv.DictWriter(fh, fieldnames=HISTORY_FIELDS, lineterminator="\n")
+            if not text:
+                writer.writeheader()
+            writer.writerow({k: row[k] for k in HISTORY_FIELDS})
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def versus_best(history: list[dict[str, str]], row: dict) -> str:
+    """``x0.98 of best 12300, 2026-11-25 abc1234``: ``row``'s games/s against the best earlier
+    row of the same game, bot, players and jobs; ``first record`` when there is none."""
+    same = [h for h in history if all(str(h[k]) == str(row[k]) for k in _KIND)]
+    if not same:
+        return "first record"
+    best = max(same, key=lambda h: float(h["games_per_s"]))
+    rate = float(best["games_per_s"])
+    day = str(best["date"]).split()[0].split("T")[0]
+    return f"x{row['games_per_s'] / rate:.2f} of best {rate:.0f}, {day} {best['commit']}"
+
+
+def current_commit(exclude=None) -> str:
+    """The short hash of HEAD, with ``-dirty`` when tracked files (other than ``exclude``, the
+    history file itself) differ from it; ``unknown`` outside a git checkout."""
+    here = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=here, check=True, capture_output=True, text=True
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        spec = ["--", "."]
+        if exclude is not None:
+            spec.append(f":(exclude){Path(exclude).resolve()}")
+        dirty = git("status", "--porcelain", "--untracked-files=no", *spec)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{commit}-dirty" if dirty else commit
+
+
+class History:
+    """Where ``run_bench`` records its figures: reads the earlier rows once, appends each new
+    one and phrases the comparison. ``path`` None records nothing and compares with nothing."""
+
+    def __init__(self, path=None):
+        self.path = path
+        self.earlier = read_history(path) if path else []
+        self.commit = current_commit(path) if path else ""
+        self.date = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+
+    def record(self, game: str, bot: str, players: int, jobs: int, rate: float) -> str:
+        """Append the figure; return the suffix for its line (empty without a history)."""
+        if not self.path:
+            return ""
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        row = dict(
+            date=self.date,
+            commit=self.commit,
+            game=game,
+            bot=bot,
+            players=players,
+            jobs=jobs,
+            games_per_s=round(rate, 1),
+            peak_mib=round(peak),
+        )
+        append_history(self.path, row)
+        return f" ({versus_best(self.earlier, row)})"
+
+
 def bench_players(decl) -> int:
     return 4 if decl.min_players <= 4 <= decl.max_players else decl.max_players
 
 
-def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None) -> list[str]:
-    """Print (and optionally append to ``out``) one line per game, bot level and job count."""
+def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None, history=None) -> list[str]:
+    """Print (and optionally append to ``out``) one line per game, bot level and job count;
+    with ``history`` (a CSV path) also record each games/s figure there and compare it."""
     jobs = jobs or os.cpu_count() or 1
     lines: list[str] = []
+    record = History(history)
 
     def emit(line: str) -> None:
         print(line, flush=True)
@@ -87,11 +190,14 @@ def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None) -> list[str]:
         emit(f"{game_id} start: cold compile {cold:.1f} s, cached {cached:.2f} s")
         for bot in [b.name for b in decl.bots if bots is None or b.name in bots]:
             setup = make_setup(game_id, players, {}, bot)
-            n, elapsed = games_per_second(setup, seconds)
-            emit(f"{game_id} {players}p {bot} jobs=1: {n / elapsed:.0f} games/s")
-            if jobs > 1:
-                rate = parallel_rate(setup, seconds, jobs)
-                emit(f"{game_id} {players}p {bot} jobs={jobs}: {rate:.0f} games/s")
+            for j in sorted({1, jobs}):
+                if j == 1:
+                    n, elapsed = games_per_second(setup, seconds)
+                    rate = n / elapsed
+                else:
+                    rate = parallel_rate(setup, seconds, j)
+                versus = record.record(game_id, bot, players, j, rate)
+                emit(f"{game_id} {players}p {bot} jobs={j}: {rate:.0f} games/s{versus}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         emit(f"{game_id} peak memory (this process): {peak:.0f} MiB")
     if out:

@@ -6,7 +6,9 @@ bot that thinks longer never shifts the dice (STYLE.md 5).
 """
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
+
+from sim.core.kernel import leaf
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -16,7 +18,7 @@ _DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 CHANCE = 0  # row of the chance stream; seat s uses row 1 + s
 
 
-@njit(cache=True)
+@leaf
 def mix64(x):
     """SplitMix64 finaliser: a bijective 64-bit hash."""
     z = uint64(x)
@@ -25,7 +27,7 @@ def mix64(x):
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@leaf
 def seed_stream(state, seed):
     """Fill one 4-word xoshiro256** state from a 64-bit seed (SplitMix64 expansion)."""
     x = uint64(seed)
@@ -34,19 +36,19 @@ def seed_stream(state, seed):
         state[i] = mix64(x)
 
 
-@njit(cache=True)
+@leaf
 def seed_streams(streams, game_seed):
     """Seed every stream of one game: row k from ``mix64(game_seed + k * golden)``."""
     for k in range(streams.shape[0]):
         seed_stream(streams[k], mix64(uint64(game_seed) + uint64(k + 1) * _GOLDEN))
 
 
-@njit(cache=True)
+@leaf
 def _rotl(x, k):
     return (x << uint64(k)) | (x >> uint64(64 - k))
 
 
-@njit(cache=True)
+@leaf
 def next_u64(s):
     """Advance one xoshiro256** state in place and return the next 64-bit output."""
     result = _rotl(s[1] * uint64(5), 7) * uint64(9)
@@ -60,19 +62,19 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@leaf
 def uniform(s):
     """A float in [0, 1) with 53 random bits."""
     return (next_u64(s) >> uint64(11)) * _DOUBLE_UNIT
 
 
-@njit(cache=True)
+@leaf
 def randint(s, n):
     """An integer in [0, n) (n >= 1); bias below 2**-53 per draw."""
     return int(uniform(s) * n)
 
 
-@njit(cache=True)
+@leaf
 def shuffle(s, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""
     for i in range(n - 1, 0, -1):
@@ -82,7 +84,7 @@ def shuffle(s, arr, n):
         arr[j] = tmp
 
 
-@njit(cache=True)
+@leaf
 def draw_from_histogram(s, counts, total):
     """Index of one item drawn uniformly from a multiset given as a histogram (not removed)."""
     r = randint(s, total)
@@ -93,7 +95,7 @@ def draw_from_histogram(s, counts, total):
     return counts.shape[0] - 1
 
 
-@njit(cache=True)
+@leaf
 def _derive_seeds(root_seed, variant_key, game_indices, out):
     base = mix64(mix64(uint64(root_seed)) ^ mix64(uint64(variant_key) + _GOLDEN))
     for i in range(game_indices.shape[0]):

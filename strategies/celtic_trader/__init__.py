@@ -4,8 +4,7 @@ Codes: 0 ``random`` (uniform over legal actions), 1 ``greedy`` (strategies/celti
 greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`).
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import randint
 from sim.games.celtic_trader.rules import current_player, is_over, legal_actions, scores, step
 from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
@@ -21,14 +20,14 @@ __all__ = ["GREEDY_DECL", "RANDOM_DECL", "choose_action", "greedy_action", "rand
 search_action = make_search_bot(step, legal_actions, current_player, is_over, greedy_action, scores)
 
 
-@njit(cache=True)
+@leaf
 def random_action(state, data, rng, buf):
     """Uniform over the legal actions."""
     n = legal_actions(state, data, buf)
     return buf[randint(rng, n)]
 
 
-@njit(cache=True)
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
     if code == GREEDY_CODE:

@@ -14,8 +14,8 @@ declared order; the bot uses no randomness of its own.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.games.celtic_trader.params import (
     FAR,
     K_ARM,
@@ -33,6 +33,7 @@ from sim.games.celtic_trader.params import (
     O_COL_VALUE,
     O_DEG,
     O_DIST,
+    O_HUB_TURNS,
     O_MOVE_VAL,
     O_NEXT_HOP,
     O_ROLE_BONUS,
@@ -134,7 +135,7 @@ assert SC_Q + Q_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"
 GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@leaf
 def _bfs(state, data, src, dist, par, q):
     """0-1 BFS from ``src``: sections holding a Roman are reached but never crossed."""
     n = data[O_RULES + R_NSEC]
@@ -167,7 +168,7 @@ def _bfs(state, data, src, dist, par, q):
                     tail += 1
 
 
-@njit(cache=True)
+@leaf
 def _turns(d, mp, move):
     """Turns before arriving ``d`` MP away with ``mp`` left now and ``move`` per turn."""
     if d <= mp:
@@ -175,7 +176,7 @@ def _turns(d, mp, move):
     return 1 + (d - mp + move - 1) // move
 
 
-@njit(cache=True)
+@leaf
 def _progress(state, data):
     """0..1: how close the game looks to its end (bastions Romanised, supply spent)."""
     a = state[N_CONQ] / N_BAST
@@ -183,25 +184,25 @@ def _progress(state, data):
     return max(a, b)
 
 
-@njit(cache=True)
-def _token_value(state, data, seat, sec, r, move):
+@leaf
+def _token_value(state, data, seat, sec, r, move_level):
     """Expected RP of a token of type ``r`` picked up on ``sec``: the best Celtic bastion's pay,
-    discounted by the turns needed to carry it there."""
+    discounted by the turns needed to carry it there (at the seat's movement level)."""
     pb = PLAYERS + seat * PW
     trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
+    turns = O_HUB_TURNS + (move_level * MAX_SEC + sec) * N_BAST
     best = 0.0
     for b in range(N_BAST):
         if state[CONQ + b]:
             continue
         v = data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])] + trade
-        d = data[O_DIST + sec * MAX_SEC + (data[O_BAST_HUB + b])]
-        val = v / (1.0 + (d + move - 1) // move)
+        val = v / (1.0 + data[turns + b])
         if val > best:
             best = val
     return best
 
 
-@njit(cache=True)
+@leaf
 def _sc_value(state, data, seat, params):
     """Value of ending this turn on the Stone Circle: good upgrades, then RP claimed as VP."""
     pb = PLAYERS + seat * PW
@@ -211,6 +212,8 @@ def _sc_value(state, data, seat, params):
     lv0 = state[pb + P_MOVE]
     lv1 = state[pb + P_MOVE + 1]
     lv2 = state[pb + P_MOVE + 2]
+    left = 1.0 - _progress(state, data)
+    weight = _claim_weight(state, data, seat, params)
     for _ in range(12):
         best = -1
         best_net = 0.0
@@ -218,7 +221,7 @@ def _sc_value(state, data, seat, params):
             lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
             if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > rp:
                 continue
-            net = _virtual_net(state, data, seat, c, lvl, params)
+            net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
                 best_net = net
                 best = c
@@ -226,18 +229,19 @@ def _sc_value(state, data, seat, params):
             break
         lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
         rp -= data[O_UPG_COST + (lvl + 1)]
-        total += best_net + data[O_UPG_COST + (lvl + 1)] * _claim_weight(state, data, seat, params)
+        total += best_net + data[O_UPG_COST + (lvl + 1)] * weight
         if best == 0:
             lv0 += 1
         elif best == 1:
             lv1 += 1
         else:
             lv2 += 1
-    return total + rp * _claim_weight(state, data, seat, params)
+    return total + rp * weight
 
 
-@njit(cache=True)
-def _virtual_net(state, data, seat, c, lvl, params):
+@leaf
+def _virtual_net(state, data, seat, c, lvl, params, left):
+    """Net value of raising capability ``c`` from ``lvl`` (``left``: 1 - _progress)."""
     pb = PLAYERS + seat * PW
     role = state[pb + P_ROLE]
     inc = 0.0
@@ -246,7 +250,6 @@ def _virtual_net(state, data, seat, c, lvl, params):
             data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + (lvl + 1)]
             - data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + lvl]
         )
-    left = 1.0 - _progress(state, data)
     if c == 0:
         util = params[G_U_MOVE]
     elif c == 1:
@@ -256,7 +259,7 @@ def _virtual_net(state, data, seat, c, lvl, params):
     return inc + util * left * left - data[O_UPG_COST + (lvl + 1)]
 
 
-@njit(cache=True)
+@leaf
 def _claim_weight(state, data, seat, params):
     role = state[PLAYERS + seat * PW + P_ROLE]
     if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
@@ -266,7 +269,7 @@ def _claim_weight(state, data, seat, params):
     return params[G_CLAIM]
 
 
-@njit(cache=True)
+@leaf
 def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     """(kind, target, score) of the best goal from ``pos``; BFS into the scratch if ``bfs``."""
     dist = buf[SC_DIST : SC_DIST + MAX_SEC]
@@ -312,7 +315,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
                 continue
             if ended and sec != pos:
                 continue
-            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], move)
+            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], state[pb + P_MOVE])
             score = params[G_PICKUP] * v / (1.0 + _turns(d, mp, move))
             if score > best_score:
                 best_score = score
@@ -332,7 +335,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     return best_kind, best_target, best_score
 
 
-@njit(cache=True)
+@leaf
 def _plan_move(state, data, seat, params, buf):
     """Choose the turn's goal and write the path toward it into the plan memory."""
     pb = PLAYERS + seat * PW
@@ -395,7 +398,7 @@ def _plan_move(state, data, seat, params, buf):
     plan[PL_SEAT] = seat
 
 
-@njit(cache=True)
+@leaf
 def _plan_valid(state, seat, plan):
     pb = PLAYERS + seat * PW
     return (
@@ -409,7 +412,7 @@ def _plan_valid(state, seat, plan):
     )
 
 
-@njit(cache=True)
+@leaf
 def _expect(state, plan, pos, mp, ncarry):
     plan[PL_ACTS] = state[ACTS] + 1
     plan[PL_POS] = pos
@@ -417,7 +420,7 @@ def _expect(state, plan, pos, mp, ncarry):
     plan[PL_NCARRY] = ncarry
 
 
-@njit(cache=True)
+@leaf
 def _pick_here(state, data, seat, params, want_spot, strict):
     """A spot on the current section worth picking up now, or -1."""
     pb = PLAYERS + seat * PW
@@ -425,7 +428,6 @@ def _pick_here(state, data, seat, params, want_spot, strict):
     x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max:
         return -1
-    move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
     best = -1
     best_v = params[G_MIN_TOKEN] if strict else -1.0
     for j in range(2):
@@ -434,14 +436,14 @@ def _pick_here(state, data, seat, params, want_spot, strict):
             continue
         if sp == want_spot:
             return sp
-        v = _token_value(state, data, seat, pos, data[O_SPOT_RES + sp], move)
+        v = _token_value(state, data, seat, pos, data[O_SPOT_RES + sp], state[pb + P_MOVE])
         if v >= best_v:
             best_v = v
             best = sp
     return best
 
 
-@njit(cache=True)
+@leaf
 def _move_action(state, data, seat, params, buf):
     """Next movement action from the plan (planning once per turn, and after a free pick-up
     reached the goal)."""
@@ -484,7 +486,7 @@ def _move_action(state, data, seat, params, buf):
     return A_PASS
 
 
-@njit(cache=True)
+@leaf
 def _roman_spot_choice(state, data, seat, exclude, far):
     """An empty Roman spot far from (``far``) or near the seat that completes no conquest."""
     pos = state[PLAYERS + seat * PW + P_POS]
@@ -508,7 +510,7 @@ def _roman_spot_choice(state, data, seat, exclude, far):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _completes_conquest(state, data, sec):
     b = data[O_SEC_BAST + sec]
     if b < 0 or state[CONQ + b] or data[O_SEC_KIND + sec] != K_ARM:
@@ -520,7 +522,7 @@ def _completes_conquest(state, data, sec):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _order_choice(state):
     """Resolve resources first, then Romans, Romanisation, orders, and the cycle last."""
     best = 0
@@ -543,7 +545,7 @@ def _order_choice(state):
     return A_ORDER + best
 
 
-@njit(cache=True)
+@leaf
 def _start_choice(state, data, seat, params, buf):
     pb = PLAYERS + seat * PW
     role = state[pb + P_ROLE]
@@ -562,7 +564,7 @@ def _start_choice(state, data, seat, params, buf):
     return A_SEC + best
 
 
-@njit(cache=True)
+@leaf
 def _role_choice(state, data):
     """Open draft: the role with the largest bonus table (the Trusted valued at 40)."""
     best = -1
@@ -579,7 +581,7 @@ def _role_choice(state, data):
     return A_ROLE + best
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The greedy bot's action (``buf``: int32, state.BUF_LEN; ``params``: GREEDY_PARAMS)."""
     ph = state[PHASE]
@@ -595,11 +597,12 @@ def greedy_action(state, data, seat, params, rng, buf):
     if ph == PH_UPGRADE:
         best = -1
         best_net = 0.0
+        left = 1.0 - _progress(state, data)
         for c in range(3):
             lvl = state[pb + P_MOVE + c]
             if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > state[pb + P_RP]:
                 continue
-            net = _virtual_net(state, data, seat, c, lvl, params)
+            net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
                 best_net = net
                 best = c

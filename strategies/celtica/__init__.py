@@ -15,8 +15,8 @@ the unknown card beats declining.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
@@ -123,9 +123,12 @@ NEG = -1e18
 
 MAX_PICKS = 20  # fragments one landing can take or return (display size and site values <= 20)
 
-# Greedy keeps its small integer work arrays in the policy's int32 ``buf`` (no allocation):
-S_COUNTS, S_GE, S_DISPLAY, S_HAND, S_XP, S_UNSEEN = 0, 16, 32, 48, 64, 80
-SCRATCH_LEN = 96
+# Greedy keeps its small work arrays in the policy's int32 ``buf`` (no allocation): integers,
+# then the float64 dig/ruin values (2 * (MAX_PICKS + 1) of them, two int32 slots each, 8-byte
+# aligned as the buffer is)
+S_COUNTS, S_GE, S_DISPLAY, S_HAND, S_XP, S_UNSEEN, S_VALUES = 0, 16, 32, 48, 64, 80, 96
+N_VALUES = 2 * (MAX_PICKS + 1)
+SCRATCH_LEN = S_VALUES + 2 * N_VALUES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,19 +137,22 @@ SCRATCH_LEN = 96
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def load_collection(state, seat, types, counts, ge):
-    """Fill ``counts`` with ``seat``'s fragments and ``ge`` with its amulet sizes."""
+    """Fill ``counts`` with ``seat``'s fragments and ``ge`` with its amulet sizes (a histogram of
+    the counts, then its suffix sums: no loop whose length depends on the data)."""
     for j in range(MAX_LAYERS + 2):
         ge[j] = 0
     for t in range(types):
         c = state[FRAG + seat * MAX_TYPES + t]
         counts[t] = c
-        for j in range(1, c + 1):
-            ge[j] += 1
+        ge[c] += 1
+    for j in range(MAX_LAYERS, 0, -1):
+        ge[j] += ge[j + 1]
+    ge[0] = 0
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def add_gain(counts, ge, types, t, bonus):
     """Value gained by one more fragment of type ``t``: it joins amulet ``counts[t] + 1``."""
     s = ge[counts[t] + 1]
@@ -156,7 +162,7 @@ def add_gain(counts, ge, types, t, bonus):
     return g
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def remove_loss(counts, ge, types, t, bonus):
     """Value lost by giving up one fragment of type ``t`` (it leaves amulet ``counts[t]``)."""
     s = ge[counts[t]]
@@ -166,19 +172,19 @@ def remove_loss(counts, ge, types, t, bonus):
     return loss
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def _add(counts, ge, t):
     counts[t] += 1
     ge[counts[t]] += 1
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def _remove(counts, ge, t):
     ge[counts[t]] -= 1
     counts[t] -= 1
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def best_take(counts, ge, display, types, bonus):
     """The display type adding most to the collection (-1 if the display is empty)."""
     best, best_t = NEG, -1
@@ -190,7 +196,7 @@ def best_take(counts, ge, display, types, bonus):
     return best_t
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def best_return(counts, ge, types, bonus):
     """The own type whose loss hurts least (-1 if no fragment)."""
     best, best_t = -NEG, -1
@@ -202,7 +208,7 @@ def best_return(counts, ge, types, bonus):
     return best_t
 
 
-@njit(cache=True)
+@leaf
 def pick_values(state, data, seat, bonus, buf, dig, ruin, max_dig, max_ruin):
     """``dig[n]``: value of taking n display fragments one by one, each the best one, for n up
     to ``max_dig``; ``ruin[n]``: value lost by returning the n least useful fragments one by
@@ -236,7 +242,7 @@ def pick_values(state, data, seat, bonus, buf, dig, ruin, max_dig, max_ruin):
             display[t] -= 1
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def landing_value(state, data, loc, params, dig, ruin):
     """What landing a druid on location ``loc`` is worth (``dig``/``ruin`` from pick_values)."""
     kind = data.loc_kind[loc]
@@ -257,7 +263,7 @@ def landing_value(state, data, loc, params, dig, ruin):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def reach_limits(state, data, hand, xp):
     """The largest dig and ruin values among the locations ``hand``/``xp`` can reach."""
     r = data.rules
@@ -277,7 +283,7 @@ def reach_limits(state, data, hand, xp):
     return max_dig, max_ruin
 
 
-@njit(cache=True)
+@leaf
 def best_play(state, data, hand, xp, params, dig, ruin):
     """Best (value, action) over the plays of ``hand``/``xp`` (counts per colour); for each
     colour and distance it spends the cheaper kind of card first."""
@@ -315,7 +321,7 @@ def best_play(state, data, hand, xp, params, dig, ruin):
     return best, best_a
 
 
-@njit(cache=True)
+@leaf
 def others_hold_cards(state, seat):
     """Does any other player still hold a Druid card (hand sizes are public)?"""
     for s in range(state[NP]):  # noqa: SIM110 (a plain loop compiles to the fastest code)
@@ -324,7 +330,7 @@ def others_hold_cards(state, seat):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _sacred_choice(state, data, seat, params, buf, dig, ruin):
     """Nobody else holds a card, so the next move comes at once: draw only if the expected best
     move with the unknown card is at least as good as declining."""
@@ -363,7 +369,7 @@ def _sacred_choice(state, data, seat, params, buf, dig, ruin):
     return A_DRAW if ev + params[P_CARD_COST] >= decline else A_DECLINE
 
 
-@njit(cache=True)
+@leaf
 def _exchange_choice(state, data, seat, params, buf):
     """Final exchange: the take or swap with the best value per XP card, while one gains."""
     r = data.rules
@@ -397,7 +403,7 @@ def _exchange_choice(state, data, seat, params, buf):
     return best_a
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The greedy policy (bot code 1): deterministic; ``rng`` is unused and ``buf`` (int32, at
     least SCRATCH_LEN long) is its scratch space."""
@@ -410,15 +416,12 @@ def greedy_action(state, data, seat, params, rng, buf):
         load_collection(state, seat, types, counts, ge)
         if phase == PH_RUIN:
             return A_RETURN + best_return(counts, ge, types, bonus)
-        display = buf[S_DISPLAY : S_DISPLAY + MAX_TYPES]
-        for t in range(MAX_TYPES):
-            display[t] = state[DISPLAY + t]
-        return A_TAKE + best_take(counts, ge, display, types, bonus)
+        return A_TAKE + best_take(counts, ge, state[DISPLAY : DISPLAY + MAX_TYPES], types, bonus)
     if phase == PH_EXCHANGE:
         return _exchange_choice(state, data, seat, params, buf)
     if phase == PH_SACRED and others_hold_cards(state, seat):
         return A_DRAW if params[P_SACRED] >= 0.0 else A_DECLINE
-    values = np.empty(2 * (MAX_PICKS + 1), np.float64)
+    values = buf[S_VALUES : S_VALUES + 2 * N_VALUES].view(np.float64)
     dig = values[: MAX_PICKS + 1]
     ruin = values[MAX_PICKS + 1 :]
     r = data.rules
@@ -436,14 +439,14 @@ def greedy_action(state, data, seat, params, rng, buf):
     return action
 
 
-@njit(cache=True)
+@leaf
 def random_action(state, data, seat, params, rng, buf):
     """Uniform over the legal actions (bot code 0)."""
     n = legal_actions(state, data, buf)
     return buf[randint(rng, n)]
 
 
-@njit(cache=True)
+@leaf
 def search_values(state, data, params, out):
     """Search hook (bot levels): each seat's position as greedy values it, for the search bot's
     rollouts cut at a horizon. The amulet layers ``sum_j s_j ** 2`` plus ``complete_bonus`` per
@@ -486,7 +489,7 @@ search_action = make_search_bot(
 )
 
 
-@njit(cache=True)
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code.
 

@@ -4,8 +4,7 @@ A decision is one atomic action chosen by a bot; its kind follows from the phase
 and the action id (state.py's action encoding), so counting costs one lookup per decision.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtic_trader.state import (
     A_BAST,
     A_CLAIM,
@@ -47,7 +46,7 @@ K_MOVE, K_PICK_UP, K_DISCARD, K_END_MOVE, K_UPGRADE, K_CLAIM, K_DELIVER, K_PASS 
 )  # fmt: skip
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state`` (before the step)."""
     phase = state[PHASE]

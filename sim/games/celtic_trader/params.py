@@ -97,6 +97,9 @@ DATA_LAYOUT = (  # (name, size)
     ("role_start", N_ROLES * 3),  # start sections
     ("dist", MAX_SEC * MAX_SEC),  # static MP distance ignoring Romans (FAR if none)
     ("next_hop", MAX_SEC * MAX_SEC),  # first section on a shortest static path
+    # turns to carry a token from a section to each bastion's hub at each movement level,
+    # ceil(dist / move): the greedy bot's token values divide by it (one lookup, no division)
+    ("hub_turns", N_LEVELS * MAX_SEC * N_BAST),
 )
 _offsets = {}
 _at = 0
@@ -130,6 +133,7 @@ O_ROLE_RP_VP = _offsets["role_rp_vp"]
 O_ROLE_START = _offsets["role_start"]
 O_DIST = _offsets["dist"]
 O_NEXT_HOP = _offsets["next_hop"]
+O_HUB_TURNS = _offsets["hub_turns"]
 
 
 FAR = 1000  # distance of an unreachable section
@@ -476,6 +480,9 @@ def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> n
         role_start[i] = [idx[s] for s in rd["start"]]
 
     dist, hop = static_distances(adj, adj_cost, deg, n)
+    move_val = np.array(caps["movement"], np.int32)
+    hub_dist = dist[:, bast_hub].astype(np.int64)  # (MAX_SEC, N_BAST)
+    hub_turns = (hub_dist[None] + move_val[:, None, None] - 1) // move_val[:, None, None]
 
     rules = np.zeros(N_RULES, np.int32)
     rules[R_NSEC] = n
@@ -519,7 +526,7 @@ def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> n
         start_col=start_col,
         col_value=np.array(cols, np.int32),
         upg_cost=upg_cost,
-        move_val=np.array(caps["movement"], np.int32),
+        move_val=move_val,
         trade_val=np.array(caps["trading"], np.int32),
         carry_x=np.array(caps["carrying_x"], np.int32),
         carry_y=np.array(caps["carrying_y"], np.int32),
@@ -528,6 +535,7 @@ def compile_data(params: dict[str, Any], raw: dict[str, Any] | None = None) -> n
         role_start=role_start,
         dist=dist,
         next_hop=hop,
+        hub_turns=hub_turns,
     )
     data = np.zeros(DATA_LEN, np.int32)
     for name, size in DATA_LAYOUT:

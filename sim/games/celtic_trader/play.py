@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from sim.core.gamedata import compiled_for
+from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
@@ -30,7 +30,7 @@ from sim.games.celtic_trader.state import (
 from strategies.celtic_trader import choose_action
 
 
-@njit(cache=True)
+@leaf
 def write_results(state, data, g, rounds, turns, end_reason, score, components, role):
     """Row ``g`` of the result arrays from a finished state."""
     rounds[g] = state[ROUND]
@@ -46,15 +46,13 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
         role[g, seat] = state[pb + P_ROLE]
 
 
-@njit(cache=True)
+@leaf
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
-    rounds, turns, end_reason, score, components, role, actions,
+    rounds, turns, end_reason, score, components, role, actions, streams, a, b, buf,
 ):  # fmt: skip
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(STATE_LEN, np.int32)
-    b = np.zeros(STATE_LEN, np.int32)
-    buf = np.zeros(BUF_LEN, np.int32)
+    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
@@ -117,10 +115,13 @@ def play(setup, seeds) -> ChunkResult:
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.role[:] = -1
+    streams = np.zeros((1 + setup.players, 4), np.uint64)
+    a, b = np.zeros(STATE_LEN, np.int32), np.zeros(STATE_LEN, np.int32)
+    buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
         _play_kernel(
             data, setup.players, mode, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
-            res.role[i:j], res.actions[i:j],
+            res.role[i:j], res.actions[i:j], streams, a, b, buf,
         )  # fmt: skip
     return res

@@ -8,8 +8,7 @@ Private helpers named ``_...`` work in place on that output buffer.
 Rule references (§) point into rules/celtic-trader.md.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import draw_from_histogram, randint
 from sim.games.celtic_trader.params import (
     K_ARM,
@@ -157,7 +156,7 @@ from sim.games.celtic_trader.state import (
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def current_player(state):
     """Seat that decides next; -1 once the game is over."""
     if state[OVER]:
@@ -165,12 +164,12 @@ def current_player(state):
     return state[CUR]
 
 
-@njit(cache=True)
+@leaf
 def is_over(state):
     return state[OVER] != 0
 
 
-@njit(cache=True)
+@leaf
 def has_roman_spot(state, data, sec):
     """Whether the section has a Roman spot now (a Romanised bastion's spots change, §4.9)."""
     b = data[O_SEC_BAST + sec]
@@ -181,19 +180,19 @@ def has_roman_spot(state, data, sec):
     return data[O_SEC_ROMAN + sec] == 1
 
 
-@njit(cache=True)
+@leaf
 def capacity(state, data, seat):
     """(X max carried, Y free pick-ups) of a seat."""
     lvl = state[PLAYERS + seat * PW + P_CARRY]
     return data[O_CARRY_X + lvl], data[O_CARRY_Y + lvl]
 
 
-@njit(cache=True)
+@leaf
 def demand_value(state, data, b, r):
     return data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])]
 
 
-@njit(cache=True)
+@leaf
 def role_bonus(state, data, seat):
     """Role card bonus if the game ended now (§6): upgrade tables plus RP for the Trusted."""
     pb = PLAYERS + seat * PW
@@ -209,7 +208,7 @@ def role_bonus(state, data, seat):
     return total
 
 
-@njit(cache=True)
+@leaf
 def scores(state, data, out):
     """out[:n] = each seat's score if the game ended now (VP + role bonus); returns n."""
     n = state[NP]
@@ -218,13 +217,13 @@ def scores(state, data, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _upgrade_affordable(state, data, pb, c):
     lvl = state[pb + P_MOVE + c]
     return lvl < 4 and state[pb + P_RP] >= data[O_UPG_COST + (lvl + 1)]
 
 
-@njit(cache=True)
+@leaf
 def _any_upgrade(state, data, pb):
     for c in range(3):  # noqa: SIM110  (numba: plain loop)
         if _upgrade_affordable(state, data, pb, c):
@@ -232,12 +231,12 @@ def _any_upgrade(state, data, pb):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _deliverable(state, pb, r):
     return state[pb + P_CARRIED + r] > 0 and (state[DELIVERED] >> r) & 1 == 0
 
 
-@njit(cache=True)
+@leaf
 def _any_deliverable(state, pb):
     for r in range(N_RES):  # noqa: SIM110  (numba: plain loop)
         if _deliverable(state, pb, r):
@@ -245,14 +244,14 @@ def _any_deliverable(state, pb):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _raise_ok(state, data, b, r):
     if state[CONQ + b]:
         return False
     return data[O_RULES + R_RAISE_ANY] != 0 or state[DEMAND + b * N_RES + r] < 4
 
 
-@njit(cache=True)
+@leaf
 def _edge_cost(data, u, v):
     for k in range(data[O_DEG + u]):
         if data[O_ADJ + u * MAX_DEG + k] == v:
@@ -265,7 +264,7 @@ def _edge_cost(data, u, v):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def setup_state(data, n_players, role_mode, fixed_roles, out):
     """The set-up table of §3 in ``out``, before the first player's first turn starts."""
     for i in range(out.shape[0]):
@@ -298,7 +297,7 @@ def setup_state(data, n_players, role_mode, fixed_roles, out):
             out[TAKEN + fixed_roles[seat]] = 1
 
 
-@njit(cache=True)
+@leaf
 def begin_turn(s, data, rng):
     """IN PLACE: start the turn of seat ``s[CUR]`` and play on to its first decision (used by
     ``init_state``, and by tests that build a position by hand)."""
@@ -306,7 +305,7 @@ def begin_turn(s, data, rng):
     _settle(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     """Set up a game into ``out`` (§3) and play on to seat 0's first decision."""
     setup_state(data, n_players, role_mode, fixed_roles, out)
@@ -318,14 +317,14 @@ def init_state(data, n_players, role_mode, fixed_roles, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _end_game(s, reason):
     s[OVER] = 1
     s[REASON] = reason
     s[PHASE] = PH_OVER
 
 
-@njit(cache=True)
+@leaf
 def _begin_turn(s, data, rng):
     """Start of the current seat's turn: role pick on its first turn, Roman relocation."""
     s[ACTS] = 0
@@ -354,7 +353,7 @@ def _begin_turn(s, data, rng):
     _after_role(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _after_role(s, data, rng):
     pos = s[PLAYERS + s[CUR] * PW + P_POS]
     if pos >= 0 and s[ROMAN + pos]:
@@ -364,7 +363,7 @@ def _after_role(s, data, rng):
     _start_draw(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _bag_total(s):
     t = 0
     for k in range(N_KINDS):
@@ -372,7 +371,7 @@ def _bag_total(s):
     return t
 
 
-@njit(cache=True)
+@leaf
 def _draw_up(s, rng):
     """Draw the tokens still owed this turn (all of the bag if it holds fewer)."""
     while s[DRAWS_LEFT] > 0:
@@ -390,7 +389,7 @@ def _draw_up(s, rng):
         s[DRAWS_LEFT] -= 1
 
 
-@njit(cache=True)
+@leaf
 def _start_draw(s, data, rng):
     s[DRAWS_LEFT] = data[O_RULES + R_DRAWS]
     s[N_PENDING] = 0
@@ -399,7 +398,7 @@ def _start_draw(s, data, rng):
     _continue(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _pop_pending(s, i):
     k = s[PENDING + i]
     n = s[N_PENDING]
@@ -410,7 +409,7 @@ def _pop_pending(s, i):
     return k
 
 
-@njit(cache=True)
+@leaf
 def _continue(s, data, rng):
     """Resolve drawn tokens until one needs a choice; then start the movement phase."""
     while True:
@@ -431,7 +430,7 @@ def _continue(s, data, rng):
             return
 
 
-@njit(cache=True)
+@leaf
 def _resolve(s, data, rng, k):
     """Resolve one drawn token (§4.4); False when the drawer must choose (phase set)."""
     if k < N_RES:
@@ -517,20 +516,20 @@ def _resolve(s, data, rng, k):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _raise_demand(s, b, r):
     i = DEMAND + b * N_RES + r
     if s[i] < 4:
         s[i] += 1
 
 
-@njit(cache=True)
+@leaf
 def _place_roman(s, data, sec):
     s[ROMAN + sec] = 1
     _check_conquest(s, data, sec)
 
 
-@njit(cache=True)
+@leaf
 def _check_conquest(s, data, sec):
     """A Celtic bastion whose every road (arm) holds a Roman is conquered at once (§4.9)."""
     b = data[O_SEC_BAST + sec]
@@ -542,7 +541,7 @@ def _check_conquest(s, data, sec):
     _conquer(s, data, b)
 
 
-@njit(cache=True)
+@leaf
 def _conquer(s, data, b):
     """Conquest procedure (§4.9): one Roman on the tile leaves the game, the others are
     discarded, the chart leaves the game; the last Celtic bastion ends the game at once."""
@@ -565,7 +564,7 @@ def _conquer(s, data, b):
         _end_game(s, END_ALL_CONQUERED)
 
 
-@njit(cache=True)
+@leaf
 def _start_movement(s, data, rng):
     pb = PLAYERS + s[CUR] * PW
     if s[pb + P_POS] < 0:  # first turn: choose a start section of the role (§4.2, D2)
@@ -577,7 +576,7 @@ def _start_movement(s, data, rng):
     _enter_move(s, data)
 
 
-@njit(cache=True)
+@leaf
 def _place_player(s, data, rng, sec):
     pb = PLAYERS + s[CUR] * PW
     s[pb + P_POS] = sec
@@ -592,7 +591,7 @@ def _place_player(s, data, rng, sec):
     _enter_move(s, data)
 
 
-@njit(cache=True)
+@leaf
 def _enter_move(s, data):
     pb = PLAYERS + s[CUR] * PW
     s[MP] = data[O_MOVE_VAL + (s[pb + P_MOVE])]
@@ -601,7 +600,7 @@ def _enter_move(s, data):
     s[PHASE] = PH_MOVE
 
 
-@njit(cache=True)
+@leaf
 def _after_move(s, data, rng):
     """Phase 3 (§4.6, §4.7) where the movement ended, if anything can be done there."""
     pb = PLAYERS + s[CUR] * PW
@@ -618,7 +617,7 @@ def _after_move(s, data, rng):
     _end_turn(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _enter_upgrade(s, data, rng):
     pb = PLAYERS + s[CUR] * PW
     if _any_upgrade(s, data, pb):
@@ -627,7 +626,7 @@ def _enter_upgrade(s, data, rng):
         _enter_claim(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _enter_claim(s, data, rng):
     pb = PLAYERS + s[CUR] * PW
     if s[pb + P_RP] > 0:
@@ -636,7 +635,7 @@ def _enter_claim(s, data, rng):
         _end_turn(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _end_turn(s, data, rng):
     """Mark the active turn as over; :func:`_settle` hands over to the next seat.
 
@@ -645,14 +644,14 @@ def _end_turn(s, data, rng):
     s[PHASE] = PH_TURN_END
 
 
-@njit(cache=True)
+@leaf
 def _settle(s, data, rng):
     """Play on through ended turns until a seat faces a decision or the game is over."""
     while s[PHASE] == PH_TURN_END and s[OVER] == 0:
         _next_turn(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _next_turn(s, data, rng):
     """End of the active turn: E2 (supply), then next seat; E3 and the cap after a round."""
     s[TURNS] += 1
@@ -674,7 +673,7 @@ def _next_turn(s, data, rng):
     _begin_turn(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _pay(s, data, seat, amount):
     """Pay RP from the supply (§4.8, A16): exhaustion triggers the end; "+10" exchanges are made
     automatically (active seat first, then clockwise); a shortfall left after them is lost."""
@@ -715,7 +714,7 @@ def _pay(s, data, seat, amount):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(state, data, out):
     """Fill out[:n] with the legal action ids of the current decision; return n (>= 1)."""
     ph = state[PHASE]
@@ -837,7 +836,7 @@ def legal_actions(state, data, out):
     return 1
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal action: PURE, reads ``state`` and writes only ``out``.
 
@@ -852,7 +851,7 @@ def step(state, action, data, rng, out):
     _settle(out, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _apply(s, action, data, rng):
     """The decision itself, in place."""
     s[ACTS] += 1

@@ -3,8 +3,7 @@
 The kind follows from the action id alone (state.py's action ranges): one lookup per decision.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtica.state import (
     A_DECLINE,
     A_DRAW,
@@ -30,7 +29,7 @@ DECISION_KINDS = (
 )
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, action) -> int:
     """Index into DECISION_KINDS of ``action`` (the state is not needed in Celtica)."""
     if action < PLAY_SPAN:

@@ -7,8 +7,8 @@ Per-seat results: ``score`` = complete amulets (the only score component), and t
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
@@ -39,7 +39,7 @@ X_FRAGMENTS = MAX_LAYERS
 X_XP = MAX_LAYERS + 1
 
 
-@njit(cache=True)
+@counted
 def write_results(state, data, g, rounds, turns, end_reason, score, components, extras):
     """Copy one finished game's outcome into row ``g`` of the result arrays."""
     rounds[g] = state[ROUND]
@@ -60,15 +60,13 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
         extras[g, s, X_XP] = xp_count(state, s)
 
 
-@njit(cache=True)
+@leaf
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras,
-    actions,
+    actions, streams, a, b, buf,
 ):  # fmt: skip
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(STATE_LEN, np.int32)
-    b = np.zeros(STATE_LEN, np.int32)
-    buf = np.zeros(MAX_ACTIONS, np.int32)
+    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
@@ -102,5 +100,9 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
         result.actions,
+        np.zeros((1 + setup.players, 4), np.uint64),
+        np.zeros(STATE_LEN, np.int32),
+        np.zeros(STATE_LEN, np.int32),
+        np.zeros(MAX_ACTIONS, np.int32),
     )
     return result

@@ -14,6 +14,7 @@ EXCHANGE (final XP exchanges in seat order from the left of the last mover).
 import numpy as np
 from numba import njit
 
+from sim.core.kernel import counted, leaf
 from sim.core.rng import draw_from_histogram, randint
 from sim.games.celtica.params import (
     G_CARDS,
@@ -107,14 +108,14 @@ from sim.games.celtica.state import (
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def copy_state(state, out):
     """``out[:] = state`` as a plain loop (numba's slice assignment is several times slower)."""
     for i in range(state.shape[0]):
         out[i] = state[i]
 
 
-@njit(cache=True)
+@leaf
 def _draw_at(rng, arr, offset, width, total):
     """Index in ``arr[offset:offset + width]`` (a histogram holding ``total``) of one uniform
     draw; nothing is removed. Same stream use as ``sim.core.rng.draw_from_histogram``."""
@@ -126,18 +127,18 @@ def _draw_at(rng, arr, offset, width, total):
     return width - 1
 
 
-@njit(cache=True)
+@leaf
 def current_player(state):
     """The seat that decides next; -1 once the game is over."""
     return -1 if state[OVER] else state[SEAT]
 
 
-@njit(cache=True)
+@leaf
 def is_over(state):
     return state[OVER] != 0
 
 
-@njit(cache=True)
+@leaf
 def hand_count(state, seat):
     """Druid cards in ``seat``'s hand."""
     n = 0
@@ -146,7 +147,7 @@ def hand_count(state, seat):
     return n
 
 
-@njit(cache=True)
+@leaf
 def xp_count(state, seat):
     """Experience cards in ``seat``'s hand."""
     n = 0
@@ -155,7 +156,7 @@ def xp_count(state, seat):
     return n
 
 
-@njit(cache=True)
+@leaf
 def fragment_count(state, seat):
     n = 0
     for t in range(MAX_TYPES):
@@ -163,7 +164,7 @@ def fragment_count(state, seat):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _eligible(state, data, seat):
     """May ``seat`` take a turn in the current round (§4.1: holds a Druid card)?"""
     if hand_count(state, seat) > 0:
@@ -175,7 +176,7 @@ def _eligible(state, data, seat):
     )
 
 
-@njit(cache=True)
+@leaf
 def _first_eligible(state, data, first):
     """First seat from ``first`` on (clockwise, ``first`` included) that may play; -1 if none."""
     n = state[NP]
@@ -191,7 +192,7 @@ def _first_eligible(state, data, first):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def amulet_sizes(state, data, seat, sizes):
     """Fill ``sizes[j]`` with the size of ``seat``'s (j+1)-th amulet; return how many amulets.
 
@@ -213,7 +214,7 @@ def amulet_sizes(state, data, seat, sizes):
     return top
 
 
-@njit(cache=True)
+@leaf
 def complete_amulets(state, data, seat):
     types = data.rules[G_TYPES]
     low = 1 << 30
@@ -222,7 +223,7 @@ def complete_amulets(state, data, seat):
     return low
 
 
-@njit(cache=True)
+@counted
 def scores(state, data, out):
     """Each seat's ranking key as one integer (if the game ended now); returns the seat count.
 
@@ -245,7 +246,7 @@ def scores(state, data, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _draw_fragment(out, rng):
     """Draw one fragment type from the reserve, first reshuffling the returned pile into it if
     the reserve is empty (A5); -1 if both are empty."""
@@ -264,7 +265,7 @@ def _draw_fragment(out, rng):
     return t
 
 
-@njit(cache=True)
+@leaf
 def _refill_display(out, data, rng):
     """Refill the display to its size as far as the reserve (and returned pile) allow."""
     while out[DISPLAY_N] < data.rules[G_DISPLAY]:
@@ -275,7 +276,7 @@ def _refill_display(out, data, rng):
         out[DISPLAY_N] += 1
 
 
-@njit(cache=True)
+@leaf
 def _draw_druid_card(out, rng):
     """Top Druid card's colour, reshuffling the discard when the pile is empty; -1 if none."""
     if out[PILE_N] == 0:
@@ -293,7 +294,7 @@ def _draw_druid_card(out, rng):
     return c
 
 
-@njit(cache=True)
+@leaf
 def _draw_xp_card(out, rng):
     """Top XP card's colour, reshuffling the XP discard when the pile is empty; -1 if none (A12)."""
     if out[XP_PILE_N] == 0:
@@ -311,7 +312,7 @@ def _draw_xp_card(out, rng):
     return c
 
 
-@njit(cache=True)
+@leaf
 def _give_druid_cards(out, seat, k, rng):
     """Draw up to ``k`` Druid cards into ``seat``'s hand; return how many were drawn."""
     got = 0
@@ -325,7 +326,7 @@ def _give_druid_cards(out, seat, k, rng):
     return got
 
 
-@njit(cache=True)
+@leaf
 def _deal_round(out, data, rng):
     """Deal each seat its hand for a new round, seat 0 first (reshuffling mid-deal if needed)."""
     for s in range(out[NP]):
@@ -337,7 +338,7 @@ def _deal_round(out, data, rng):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def init_state(data, n_players, rng, out):
     """Setup (§3) into ``out``: decks, reserve, display, starting fragments, first deal."""
     r = data.rules
@@ -374,7 +375,7 @@ def init_state(data, n_players, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _can_exchange(state, data, seat):
     """Can ``seat`` still make a final take or a swap (A6, A15)?"""
     xp = xp_count(state, seat)
@@ -391,7 +392,7 @@ def _can_exchange(state, data, seat):
     return False
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(state, data, out):
     """Fill ``out[:n]`` with the legal action ids of the deciding seat; return ``n`` (>= 1)."""
     seat = state[SEAT]
@@ -456,7 +457,7 @@ def legal_actions(state, data, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _immediate_end_reason(out, data):
     """The reason the game ends at once after a turn (§5), or -1."""
     r = data.rules
@@ -476,7 +477,7 @@ def _immediate_end_reason(out, data):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def _pay_xp(out, seat, k):
     """Spend ``k`` XP cards of ``seat`` (lowest colour first; colours are irrelevant at the end)."""
     for c in range(N_COLOURS):
@@ -488,7 +489,7 @@ def _pay_xp(out, seat, k):
             k -= 1
 
 
-@njit(cache=True)
+@leaf
 def _next_exchanger(out, data, rng):
     """Move the final exchange on from ``SEAT`` (already done) to the next seat able to exchange.
 
@@ -509,7 +510,7 @@ def _next_exchanger(out, data, rng):
             return
 
 
-@njit(cache=True)
+@leaf
 def _finish_game(out, data, rng, reason):
     """The game has ended (§5): discard the hands, then the final exchanges start with the left
     neighbour of the last mover (A14)."""
@@ -530,7 +531,7 @@ def _finish_game(out, data, rng, reason):
         _next_exchanger(out, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _end_turn(out, data, rng):
     """After a turn: immediate end, next player, or end of round (new deal or end of game)."""
     out[PHASE] = PH_PLAY
@@ -563,7 +564,7 @@ def _end_turn(out, data, rng):
     out[SEAT] = _first_eligible(out, data, out[STARTER])
 
 
-@njit(cache=True)
+@leaf
 def _ruin_reward(out, data, seat, rng):
     for _ in range(data.rules[G_RUIN_XP]):
         c = _draw_xp_card(out, rng)
@@ -572,7 +573,7 @@ def _ruin_reward(out, data, seat, rng):
         out[XP + seat * N_COLOURS + c] += 1
 
 
-@njit(cache=True)
+@leaf
 def _play_cards(out, data, seat, action, rng):
     """PLAY: discard the cards, move the druid, start resolving where it lands (§4.2)."""
     r = data.rules
@@ -621,7 +622,7 @@ def _play_cards(out, data, seat, action, rng):
     _end_turn(out, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     copy_state(state, out)
@@ -686,7 +687,7 @@ def step(state, action, data, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@counted
 def _redeal(out, pile, pile_n, hands, seat, rng):
     """Pool the pile with every other seat's hand at ``hands`` and deal them back at random,
     keeping each hand's size; ``seat``'s own hand is left alone."""

@@ -1,0 +1,38 @@
+"""``leaf``: ``@njit(cache=True)`` for kernels that allocate no array, without reference counting.
+
+numba counts the references to every array a compiled function receives: an atomic increment on
+entry and a decrement on every exit, in every call, plus one pair per slice or row taken, which
+LLVM's reference-count pruning removes only in the simplest functions. In the games' hot loops (a
+step, a bot's choice and their helpers, hundreds of calls per game) those atomics took a third of
+the time (perf, issue 20). A kernel that creates no array and returns none needs no counting: its
+callers hold every array it sees, and its slices and views die before it returns. ``leaf``
+compiles it with numba's ``_nrt=False``; an allocation inside (``np.zeros``, ``np.empty``,
+``.copy()``) then fails to compile, so the rule cannot be broken silently.
+
+Kernels that allocate keep ``@njit(cache=True)`` and may call leaves. A leaf may call one of them
+only if it is ``@counted``: numba compiles a callee that does not say otherwise with its caller's
+setting, so a plain ``@njit`` kernel that allocates fails to compile under a leaf.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+def leaf(func=None, **options):
+    """``@leaf`` or ``@leaf(inline="always")``: a cached njit kernel without reference counts."""
+
+    def wrap(f):
+        return njit(cache=True, _nrt=False, **options)(f)
+
+    return wrap(func) if func is not None else wrap
+
+
+def counted(func=None, **options):
+    """``@counted``: ``@njit(cache=True)`` with reference counting on explicitly, for a kernel
+    that allocates and is called from a leaf."""
+
+    def wrap(f):
+        return njit(cache=True, _nrt=True, **options)(f)
+
+    return wrap(func) if func is not None else wrap
