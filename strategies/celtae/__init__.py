@@ -4,8 +4,7 @@ Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> 
 only what ``seat`` may know (its own hand, the public board, other hands' sizes).
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.celtae.rules import (  # search hook (bot levels): current_player..step
@@ -26,7 +25,7 @@ SEARCH_DECL = search_bot_decl(GREEDY_DECL)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
-@njit(cache=True)
+@leaf
 def random_action(state, data, seat, params, rng, buf):
     n = legal_actions(state, data, buf)
     return buf[randint(rng, n)]
@@ -39,7 +38,7 @@ search_action = make_search_bot(
 )
 
 
-@njit(cache=True)
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)

@@ -23,8 +23,8 @@ away from cards its rivals meet. The bot reads only its own hand and the public 
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.games.celtae.params import (
@@ -78,6 +78,7 @@ from sim.games.celtae.rules_shared import (
     strength,
     usable_tokens,
 )
+from sim.games.celtae.scratch import stack_float64, stack_int64
 from sim.games.celtae.state import (
     A_BUILD,
     A_CARD,
@@ -206,7 +207,7 @@ NEG = -1e9
 DRAFT_ORDER = np.array([7, 6, 4, 5, 2, 3, 1, 0], np.int64)
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def _pb(seat):
     return PLAYERS + seat * PW
 
@@ -216,7 +217,7 @@ def _pb(seat):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def card_worth(s, seat, card, w):
     """A card's value: base, plus use for building (colour) and garrisons (icon)."""
     colour = card // N_ICONS
@@ -236,7 +237,7 @@ def card_worth(s, seat, card, w):
     return v
 
 
-@njit(cache=True)
+@leaf
 def leader_gap(s, data, seat, side, feats):
     """Units missing to meet the leader's side (0 = met)."""
     leader = s[_pb(seat) + P_LEADER]
@@ -250,7 +251,7 @@ def leader_gap(s, data, seat, side, feats):
     return gap
 
 
-@njit(cache=True)
+@leaf
 def leader_wants(s, data, seat, feature):
     """1 if one more unit of ``feature`` brings the leader closer to its current side's goal."""
     leader = s[_pb(seat) + P_LEADER]
@@ -263,7 +264,7 @@ def leader_wants(s, data, seat, feature):
     return 0.0
 
 
-@njit(cache=True)
+@leaf
 def progress_bonus(s, data, seat, feature, arg):
     """Pawns on laid-out cards counting discs of a colour (feature 0) or region (feature 1)."""
     v = 0.0
@@ -280,7 +281,7 @@ def progress_bonus(s, data, seat, feature, arg):
     return v
 
 
-@njit(cache=True)
+@leaf
 def build_region_value(s, data, seat, region, w):
     """The part of :func:`build_value` that does not depend on the colour: progress cards on
     the region and the leader's disc conditions (computed once for the five colours)."""
@@ -291,7 +292,7 @@ def build_region_value(s, data, seat, region, w):
     return progress_bonus(s, data, seat, PF_DISCS_REGION, region), lead
 
 
-@njit(cache=True)
+@leaf
 def build_value(s, data, seat, region, colour, builders, w, region_bonus, lead):
     """Value of building on ``colour`` in ``region`` now, with ``builders``; NEG if impossible.
     ``region_bonus, lead`` come from :func:`build_region_value`."""
@@ -322,7 +323,7 @@ def build_value(s, data, seat, region, colour, builders, w, region_bonus, lead):
     return v
 
 
-@njit(cache=True)
+@leaf
 def best_build(s, data, seat, region, builders, w):
     region_bonus, lead = build_region_value(s, data, seat, region, w)
     best = NEG
@@ -333,7 +334,7 @@ def best_build(s, data, seat, region, builders, w):
     return best
 
 
-@njit(cache=True)
+@leaf
 def fight_plan(s, data, seat, region, soldiers):
     """(cards to discard, icon) to defeat the region's top army this turn, (-1, -1) if not."""
     top = pile_top(s, region)
@@ -358,7 +359,7 @@ def fight_plan(s, data, seat, region, soldiers):
     return cards, best_icon
 
 
-@njit(cache=True)
+@leaf
 def combat_value(s, data, seat, region, soldiers, w):
     top = pile_top(s, region)
     if top < 0:
@@ -382,7 +383,7 @@ def combat_value(s, data, seat, region, soldiers, w):
     return v
 
 
-@njit(cache=True)
+@leaf
 def druid_tile_ready(s, data, seat, region, recruits):
     """Whether the region's top druid tile could be paid after recruiting ``recruits``."""
     top = pile_top(s, 2 + region)
@@ -397,7 +398,7 @@ def druid_tile_ready(s, data, seat, region, recruits):
     return True
 
 
-@njit(cache=True)
+@leaf
 def recruit_value(s, data, seat, region, nobles, w):
     b = _pb(seat)
     r = min(data.rules[G_MAX_RECRUITS], 1 + nobles)
@@ -421,7 +422,7 @@ def recruit_value(s, data, seat, region, nobles, w):
     return v
 
 
-@njit(cache=True)
+@leaf
 def cultivate_value(s, data, seat, region, farmers, w):
     n1 = 3 if farmers >= 3 else farmers
     n2 = min(2, (farmers - n1) // 2)
@@ -432,7 +433,7 @@ def cultivate_value(s, data, seat, region, farmers, w):
     return v
 
 
-@njit(cache=True)
+@leaf
 def swap_gain(s, seat, space, t):
     """1 if a swap can bring a worker of type ``t`` from ``space`` into the active workers."""
     has_other = False
@@ -448,7 +449,7 @@ def swap_gain(s, seat, space, t):
     return 0
 
 
-@njit(cache=True)
+@leaf
 def action_value(s, data, seat, kind, region, w):
     """Estimated value of performing ``kind`` in ``region`` this turn (swap and tokens counted)."""
     space = space_of(kind, region)
@@ -465,7 +466,7 @@ def action_value(s, data, seat, kind, region, w):
     return recruit_value(s, data, seat, region, strength(s, seat, NOBLE) + bonus, w)
 
 
-@njit(cache=True)
+@leaf
 def action_values(s, data, seat, w, out):
     """``out[kind * 2 + region]`` = :func:`action_value`; it does not depend on the pawn, so a
     move decision computes the 8 values once for all the positions it can reach."""
@@ -474,7 +475,7 @@ def action_values(s, data, seat, w, out):
             out[kind * 2 + region] = action_value(s, data, seat, kind, region, w)
 
 
-@njit(cache=True)
+@leaf
 def best_at(data, pos, values):
     """Best adjacent action value from position ``pos``, from :func:`action_values`."""
     region = data.tab[T_POSITION_REGION + pos]
@@ -494,7 +495,7 @@ def best_at(data, pos, values):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(s, data, seat, w, rng, buf):
     n = legal_actions(s, data, buf)
     ph = s[PHASE]
@@ -502,7 +503,7 @@ def greedy_action(s, data, seat, w, rng, buf):
     best = buf[0]
     best_v = NEG
     if ph == PH_MOVE:
-        values = np.empty(8, np.float64)
+        values = stack_float64(8)
         action_values(s, data, seat, w, values)
         for k in range(n):
             a = buf[k]
@@ -650,7 +651,7 @@ def greedy_action(s, data, seat, w, rng, buf):
                 best = a
         return best
     if ph == PH_FLIP:
-        feats = np.zeros(N_LEADER_FEATURES, np.int64)
+        feats = stack_int64(N_LEADER_FEATURES)
         leader_features(s, data, seat, feats)
         gap = leader_gap(s, data, seat, 1, feats)
         return A_SIDE_B if gap <= w[W_FLIP] else A_SIDE_A
@@ -661,7 +662,7 @@ def greedy_action(s, data, seat, w, rng, buf):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _relevant(kind):
     if kind == K_CULTIVATE:
         return FARMER
@@ -672,7 +673,7 @@ def _relevant(kind):
     return NOBLE
 
 
-@njit(cache=True)
+@leaf
 def _token_helps(s, data, seat):
     kind = s[KIND]
     region = s[REGION]
@@ -696,7 +697,7 @@ def _token_helps(s, data, seat):
     return 1 + nobles < data.rules[G_MAX_RECRUITS]
 
 
-@njit(cache=True)
+@leaf
 def _discard_choice(s, data, seat, n, w, buf):
     """Which card to discard (or stop), by the discard's purpose."""
     mode = s[DISC_MODE]
@@ -725,7 +726,7 @@ def _discard_choice(s, data, seat, n, w, buf):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _worker_need(s, data, seat, t):
     """How much the bot wants one more active worker of type ``t``."""
     if t == NOBLE:
@@ -736,7 +737,7 @@ def _worker_need(s, data, seat, t):
     return v
 
 
-@njit(cache=True)
+@leaf
 def _worker_keep(s, seat, t):
     if t == DRUID:
         return 3.0
@@ -745,7 +746,7 @@ def _worker_keep(s, seat, t):
     return 1.0 + 0.1 * s[_pb(seat) + P_TRIBE + t]
 
 
-@njit(cache=True)
+@leaf
 def _recruit_choice(s, data, seat, n, w, buf):
     """Recruit workers a druid tile needs first, then the rest while the tribe has room."""
     b = _pb(seat)
@@ -774,7 +775,7 @@ def _recruit_choice(s, data, seat, n, w, buf):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _pawn_value(s, data, seat, card):
     """Place a pawn where this seat meets the card and rivals do not."""
     mine = 1.0 if progress_met(s, data, seat, card) else 0.0

@@ -4,8 +4,7 @@ The kind follows from the phase the seat faces (state.py's PH_*) and, for the ac
 the leader flip and the optional refresh or token, from the action id: one lookup per decision.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.state import A_CHOOSE, A_NO, A_SIDE_B, PH_CHOOSE, PH_FLIP, PH_REFRESH, PHASE
 
 DECISION_KINDS = (
@@ -38,7 +37,7 @@ DECISION_KINDS = (
 K_FLIP_B, K_KEEP_A, K_CHOOSE, K_DECLINE = 4, 5, 6, 24
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state`` (before the step)."""
     phase = state[PHASE]

@@ -10,14 +10,15 @@ Solo: ``win`` = 1 when the score reaches ``solo_target``.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import components, current_player, init_state, is_over, step
 from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, tiebreaks
+from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
     FIRST,
     MAX_ACTIONS,
@@ -53,13 +54,13 @@ PLAYER_EXTRAS = (*TIEBREAK, "short_refills", "discs_placed", "tribe", "flipped",
 ROLES_RANDOM, ROLES_DRAFT, ROLES_FIXED = 0, 1, 2
 
 
-@njit(cache=True)
+@leaf
 def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win):
     """Copy one finished game's outcome into row ``g`` of the result arrays."""
     rounds[g] = s[ROUND]
     turns[g] = s[TURNS]
     end_reason[g] = s[REASON]
-    line = np.zeros(N_COMPONENTS, np.int64)
+    line = stack_int64(N_COMPONENTS)
     for seat in range(score.shape[1]):
         b = PLAYERS + seat * PW
         total = components(s, data, seat, line)
@@ -80,15 +81,14 @@ def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, sid
         win[g, seat] = 1.0 if total >= data.rules[G_SOLO_TARGET] else 0.0
 
 
-@njit(cache=True)
+@leaf
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, codes, params, seeds,
     rounds, turns, end_reason, score, comps, role, side, extras, win, actions,
+    streams, a, b, buf,
 ):  # fmt: skip
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(STATE_LEN, np.int32)
-    b = np.zeros(STATE_LEN, np.int32)
-    buf = np.zeros(MAX_ACTIONS, np.int32)
+    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
@@ -124,6 +124,8 @@ def play(setup, seeds) -> ChunkResult:
         data, setup.players, mode, fixed, codes, params, seeds,
         res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
         res.extras, win, res.actions,
+        np.zeros((1 + setup.players, 4), np.uint64), np.zeros(STATE_LEN, np.int32),
+        np.zeros(STATE_LEN, np.int32), np.zeros(MAX_ACTIONS, np.int32),
     )  # fmt: skip
     if setup.players == 1:
         res.win = win

@@ -9,8 +9,7 @@ step 4) and the mandatory start of each action (step 3). The progress pawns and 
 flip are in rules_progress.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import (
     G_BONUS_FORCE,
     G_CARD_FORCE_CAP,
@@ -176,7 +175,7 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@leaf
 def _begin_discard(s, mode, arg, count, stop_ok, resume):
     s[DISC_MODE] = mode
     s[DISC_ARG] = arg
@@ -188,7 +187,7 @@ def _begin_discard(s, mode, arg, count, stop_ok, resume):
         s[DISC_LEFT] = 0
 
 
-@njit(cache=True)
+@leaf
 def apply(s, action, data, rng):
     ph = s[PHASE]
     seat = s[DSEAT]
@@ -388,7 +387,7 @@ def apply(s, action, data, rng):
             s[BAG + t] += 1
 
 
-@njit(cache=True)
+@leaf
 def _spend_token(s, seat):
     b = pb(seat)
     s[b + P_TOKENS] -= 1
@@ -396,7 +395,7 @@ def _spend_token(s, seat):
     s[TOKENS_USED] += 1
 
 
-@njit(cache=True)
+@leaf
 def _discard_done(s, data):
     r = s[RESUME]
     seat = s[DSEAT]
@@ -413,7 +412,7 @@ def _discard_done(s, data):
         s[PHASE] = PH_REFILL
 
 
-@njit(cache=True)
+@leaf
 def _place_disc(s, data, seat):
     """Build steps 4-6: the leftmost disc, the citadel's bonus, completion (§4.7.2, §4.8)."""
     b = pb(seat)
@@ -439,7 +438,7 @@ def _place_disc(s, data, seat):
         s[PHASE] = PH_BRECRUIT
 
 
-@njit(cache=True)
+@leaf
 def _druidic_order(s, data, seat):
     """Recruit step 4a-4d: return the tile's workers from the tribe, take the tile."""
     b = pb(seat)
@@ -461,7 +460,7 @@ def _druidic_order(s, data, seat):
         s[PHASE] = PH_DRUID
 
 
-@njit(cache=True)
+@leaf
 def _start_action(s, data, rng):
     """Step 3 begins: the mandatory first part of the chosen action."""
     seat = s[SEAT]

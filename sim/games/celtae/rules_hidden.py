@@ -4,8 +4,8 @@ pile's top), for the search bot and the no-peeking test.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import counted
 from sim.core.rng import draw_from_histogram, shuffle
 from sim.games.celtae.rules_shared import copy_state, pb
 from sim.games.celtae.state import (
@@ -21,7 +21,7 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@counted
 def determinize(state, data, seat, rng, out):
     """A copy of ``state`` whose hidden parts are re-dealt at random, consistent with what
     ``seat`` sees (§7): the other players' hands (sizes kept) are re-dealt from the unseen cards
@@ -57,7 +57,7 @@ def determinize(state, data, seat, rng, out):
     _redeal_tiles(out, 2, rng)
 
 
-@njit(cache=True)
+@counted
 def _redeal_tiles(s, first_pile, rng):
     """Shuffle the unseen tiles of each point group (ids 0..3 and 4..9) of a pile pair."""
     for group in range(2):

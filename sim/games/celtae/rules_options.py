@@ -9,8 +9,7 @@ possible (§4.5, issue 19 #16); then the Cultivate picks within the farmer budge
 whether the Druidic Order is possible (§4.7.4).
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import (
     G_DRUID_CARD_COST,
     G_REFRESH_COST,
@@ -135,7 +134,7 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(s, data, out):
     """Fill ``out[:n]`` with the legal actions of the deciding seat; returns n (>= 2 between
     steps: the engine resolves forced and empty choices itself)."""
@@ -278,7 +277,7 @@ def legal_actions(s, data, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _choose_options(s, data, seat, out):
     """Step 2 choices: adjacent actions, then (with a usable token) any other space (§4.5)."""
     n = 0
@@ -320,7 +319,7 @@ def _choose_options(s, data, seat, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def extra_tokens_left(s, data, seat, spent):
     """Tokens ``seat`` can still spend as an extra worker this turn once ``spent`` more are
     spent (§4.9; at most one per action under ``tokens_per_action_max = one``)."""
@@ -330,7 +329,7 @@ def extra_tokens_left(s, data, seat, spent):
     return left
 
 
-@njit(cache=True)
+@leaf
 def _swap_builder_delta(s, seat, base, forced):
     """Best change of the builder count a swap with the 3 workers at ``s[base:base + 3]`` can
     make (0 = no swap; a forced swap may have to lose a builder)."""
@@ -352,7 +351,7 @@ def _swap_builder_delta(s, seat, base, forced):
     return best
 
 
-@njit(cache=True)
+@leaf
 def _refresh_open(s, data, seat):
     return (
         s[REFRESHES] < data.rules[O_REFRESH_MAX]
@@ -360,7 +359,7 @@ def _refresh_open(s, data, seat):
     )
 
 
-@njit(cache=True)
+@leaf
 def _build_ok(s, data, seat, delta):
     """The announced Build stays possible after a swap changing the builders by ``delta``,
     counting the tokens still playable as extra builders (§4.5-4.9: it must be performed)."""
@@ -368,7 +367,7 @@ def _build_ok(s, data, seat, delta):
     return can_build(s, data, seat, s[REGION], extra)
 
 
-@njit(cache=True)
+@leaf
 def _build_ok_after_refresh(s, data, seat, refresh):
     """The announced Build stays possible if the player refreshes (``refresh``) or not, and
     then swaps at best. A refresh brings the centre's 3 workers, which are visible."""
@@ -379,7 +378,7 @@ def _build_ok_after_refresh(s, data, seat, refresh):
     return _build_ok(s, data, seat, _swap_builder_delta(s, seat, space_base, s[SWAP_FORCED]))
 
 
-@njit(cache=True)
+@leaf
 def _build_reachable(s, data, seat, region, space, token):
     """Whether a Build announced now on ``space`` (spending ``token`` tokens to reach it) can be
     performed after the optional refresh, swap and extra-worker tokens (§4.5, T07)."""
@@ -392,13 +391,13 @@ def _build_reachable(s, data, seat, region, space, token):
     return can_build(s, data, seat, region, extra + delta)
 
 
-@njit(cache=True)
+@leaf
 def _guard_build(s, data):
     """1 while the options before an announced Build must keep it possible (issue 19 #16)."""
     return s[KIND] == K_BUILD and not data.rules[O_BUILD_ANYWAY]
 
 
-@njit(cache=True)
+@leaf
 def _swap_options(s, data, seat, out):
     """Swaps that change something: one per (active type, space type) pair, plus no swap. In the
     solo game one per (active type, space slot): which of two alike workers leaves the space
@@ -433,7 +432,7 @@ def _swap_options(s, data, seat, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _cult_options(s, data, seat, out):
     """Subsets of market slots 2..6 (bits 0..4) within the farmer budget; at least one card."""
     base = MARKET + s[REGION] * MARKET_SIZE
@@ -456,7 +455,7 @@ def _cult_options(s, data, seat, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _order_possible(s, data, seat):
     top = pile_top(s, 2 + s[REGION])
     if top < 0:

@@ -6,8 +6,7 @@ Shared by the players' turns (rules_actions) and Solitairix's (rules_solo). The 
 set here is played out by rules_turn (§5).
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import G_FLIP_AT, T_ARMY_POINTS, T_DRUID_POINTS
 from sim.games.celtae.rules_shared import pb, pile_left, pile_top
 from sim.games.celtae.state import (
@@ -43,7 +42,7 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@leaf
 def _progress_event(s):
     """A river crossing (§4.4): the Teutates holder (solo: the player) places the top pawn."""
     if s[TRACK] == 0:
@@ -54,7 +53,7 @@ def _progress_event(s):
     s[PHASE] = PH_PAWN
 
 
-@njit(cache=True)
+@leaf
 def _pawn_done(s, data):
     r = s[RESUME]
     if r == RS_TRACK:
@@ -77,7 +76,7 @@ def _pawn_done(s, data):
         s[PHASE] = PH_DRUID
 
 
-@njit(cache=True)
+@leaf
 def _next_flip(s):
     s[FLIP_LEFT] -= 1
     if s[FLIP_LEFT] > 0:
@@ -91,7 +90,7 @@ def _next_flip(s):
     s[PHASE] = AU_AFTER_EVENT
 
 
-@njit(cache=True)
+@leaf
 def take_tile(s, data, owner, pile):
     """Move the top tile of ``pile`` (army piles 0-1, druid piles 2-3) to ``owner``; True if it
     was the pile's last tile and the pile's progress pawn is still beside it."""
@@ -105,7 +104,7 @@ def take_tile(s, data, owner, pile):
     return pile_left(s, pile) == 0 and s[PILE_PAWN + pile] == 1
 
 
-@njit(cache=True)
+@leaf
 def _begin_pile_pawn(s, pile, resume):
     """The last tile of a pile: its progress pawn goes onto a card of the taker's choice."""
     s[PILE_PAWN + pile] = 0

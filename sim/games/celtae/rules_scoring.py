@@ -4,9 +4,7 @@ and B, and the tie-breaks. ``scores`` and ``components`` are kernel entry points
 bot reads the same quantities (``leader_feature``, ``progress_count``, ``progress_met``).
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import (
     ANY_WORKER,
     F_ARMY1,
@@ -50,6 +48,7 @@ from sim.games.celtae.params import (
     T_TRIBE_PTS,
 )
 from sim.games.celtae.rules_shared import SOLITAIRIX, n_blocks, pb
+from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
     CIT_CAP,
     CIT_DISCS,
@@ -100,12 +99,12 @@ from sim.games.celtae.state import (
 ) = range(12)
 
 
-@njit(cache=True)
+@leaf
 def discs_placed(s, data, seat):
     return data.rules[G_DISCS] - s[pb(seat) + P_DISCS]
 
 
-@njit(cache=True)
+@leaf
 def discs_in_region(s, seat, region):
     n = 0
     for c in range(N_COLOURS):
@@ -113,14 +112,14 @@ def discs_in_region(s, seat, region):
     return n
 
 
-@njit(cache=True)
+@leaf
 def discs_of_colour(s, seat, c):
     return (
         s[CIT_DISCS + c * MAX_PLAYERS + seat] + s[CIT_DISCS + (N_COLOURS + c) * MAX_PLAYERS + seat]
     )
 
 
-@njit(cache=True)
+@leaf
 def cubes_in_region(s, seat, region):
     n = 0
     for k in range(GARRISON_SLOTS):
@@ -129,7 +128,7 @@ def cubes_in_region(s, seat, region):
     return n
 
 
-@njit(cache=True)
+@leaf
 def leader_feature(s, data, seat, f):
     """One quantity a leader card compares (``F_*``), for ``seat``."""
     b = pb(seat)
@@ -156,14 +155,14 @@ def leader_feature(s, data, seat, f):
     return 0
 
 
-@njit(cache=True)
+@leaf
 def leader_features(s, data, seat, out):
     """Every leader quantity: ``out[f] = leader_feature(..., f)``."""
     for f in range(N_LEADER_FEATURES):
         out[f] = leader_feature(s, data, seat, f)
 
 
-@njit(cache=True)
+@leaf
 def leader_met(s, data, seat, side, feats):
     leader = s[pb(seat) + P_LEADER]
     if leader < 0:
@@ -174,7 +173,7 @@ def leader_met(s, data, seat, side, feats):
     return True
 
 
-@njit(cache=True)
+@leaf
 def progress_count(s, data, seat, card):
     """The quantity a progress card compares, for ``seat`` (Solitairix's block works too)."""
     b = pb(seat)
@@ -204,7 +203,7 @@ def progress_count(s, data, seat, card):
     return cubes_in_region(s, seat, arg)
 
 
-@njit(cache=True)
+@leaf
 def progress_met(s, data, seat, card):
     """Whether ``seat`` meets a progress card's condition (§6 J, solo rules, A-22, A-29)."""
     own = progress_count(s, data, seat, card)
@@ -228,7 +227,7 @@ def progress_met(s, data, seat, card):
     return True
 
 
-@njit(cache=True)
+@leaf
 def components(s, data, seat, out):
     """Score lines A..K (§6) of ``seat`` if the game ended now; returns the total."""
     b = pb(seat)
@@ -275,7 +274,7 @@ def components(s, data, seat, out):
             out[C_PROGRESS] += pawns * rules[G_PAWN_PTS]
         elif s[SOLO]:
             out[C_PROGRESS] -= pawns * rules[G_PAWN_PTS]
-    feats = np.zeros(N_LEADER_FEATURES, np.int64)
+    feats = stack_int64(N_LEADER_FEATURES)
     leader_features(s, data, seat, feats)
     side = s[b + P_SIDE]
     if leader_met(s, data, seat, side, feats):
@@ -286,16 +285,16 @@ def components(s, data, seat, out):
     return total
 
 
-@njit(cache=True)
+@leaf
 def scores(state, data, out):
     """Each seat's score if the game ended now (lines A..K); returns the seat count."""
-    comp = np.zeros(N_COMPONENTS, np.int64)
+    comp = stack_int64(N_COMPONENTS)
     for seat in range(state[NP]):
         out[seat] = components(state, data, seat, comp)
     return state[NP]
 
 
-@njit(cache=True)
+@leaf
 def tiebreaks(s, data, seat):
     """§6 tie-breaks: (discs on citadels + tribe workers), (army tiles + druid tiles)."""
     b = pb(seat)
@@ -304,6 +303,6 @@ def tiebreaks(s, data, seat):
     return first, second
 
 
-@njit(cache=True)
+@leaf
 def check_state_len(s):
     return s.shape[0] == STATE_LEN and HEADER_LEN > 0

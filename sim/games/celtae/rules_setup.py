@@ -7,9 +7,7 @@ turn machine (rules_turn, ``_setup_next``) asks for them, from the last player c
 clockwise, before the first turn.
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import randint, shuffle
 from sim.games.celtae.params import (
     G_ARMY_ONES,
@@ -41,6 +39,7 @@ from sim.games.celtae.params import (
 )
 from sim.games.celtae.rules_shared import SOLITAIRIX, bag_draw, draw_card, pb, to_hand
 from sim.games.celtae.rules_turn import settle
+from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
     ACTIVE,
     AU_SETUP_NEXT,
@@ -101,8 +100,10 @@ from sim.games.celtae.state import (
     TRACK,
 )
 
+TILE_IDS = 16  # room for the tile ids of one point value in _make_piles (4 and 6 are used)
 
-@njit(cache=True)
+
+@leaf
 def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     """Set up a game of ``n_players`` (1 = solo against Solitairix) into ``out``."""
     s = out
@@ -171,7 +172,7 @@ def init_state(data, n_players, role_mode, fixed_roles, rng, out):
         s[PILE_PAWN + p] = 1
 
     # citadels and bonus tiles (steps 4, 13)
-    perm = np.empty(4, np.int64)
+    perm = stack_int64(4)
     for r in range(2):
         for k in range(4):
             perm[k] = data.tab[T_BONUS_EFFECTS + k]
@@ -210,7 +211,9 @@ def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     _lay_out_progress(s, data, rng)
 
     # leaders (step 20) and starting hands (first player clockwise)
-    ids = np.arange(N_LEADERS)
+    ids = stack_int64(N_LEADERS)
+    for k in range(N_LEADERS):
+        ids[k] = k
     shuffle(rng, ids, N_LEADERS)
     shown = 3 if solo else n_players + 1
     if role_mode == 2:
@@ -233,11 +236,16 @@ def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     settle(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _make_piles(s, first_pile, ones, twos, n_ones, n_twos, rng):
-    """Two identical piles (North then South): 1-point tiles on top of 2-point tiles."""
-    a = np.arange(n_ones)
-    b = np.arange(n_ones, n_ones + n_twos)
+    """Two identical piles (North then South): 1-point tiles on top of 2-point tiles (tile ids
+    0..n_ones-1, then n_ones.. for the 2-point ones; at most TILE_IDS of each)."""
+    a = stack_int64(TILE_IDS)
+    b = stack_int64(TILE_IDS)
+    for k in range(n_ones):
+        a[k] = k
+    for k in range(n_twos):
+        b[k] = n_ones + k
     shuffle(rng, a, n_ones)
     shuffle(rng, b, n_twos)
     for r in range(2):
@@ -254,10 +262,10 @@ def _make_piles(s, first_pile, ones, twos, n_ones, n_twos, rng):
         s[PILE_END + pile] = k
 
 
-@njit(cache=True)
+@leaf
 def _lay_out_progress(s, data, rng):
-    twos = np.empty(13, np.int64)
-    threes = np.empty(13, np.int64)
+    twos = stack_int64(13)
+    threes = stack_int64(13)
     n2 = 0
     n3 = 0
     for i in range(N_PROGRESS):

@@ -7,8 +7,7 @@ the refresh of an action space), force gains, the river crossing test of §4.3, 
 active worker into the tribe, and the plain state copy that ``step`` starts from.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import draw_from_histogram
 from sim.games.celtae.params import (
     G_DISCS,
@@ -75,18 +74,18 @@ RIVER_FROM = 3  # PROVISIONAL geometry: the step NE (3) -> SE (0) crosses the ri
 SOLITAIRIX = 1  # Solitairix's player block in the solo game
 
 
-@njit(cache=True, inline="always")
+@leaf(inline="always")
 def pb(seat):
     return PLAYERS + seat * PW
 
 
-@njit(cache=True)
+@leaf
 def n_blocks(s):
     """Player blocks in use: the players, plus Solitairix's in the solo game."""
     return 2 if s[SOLO] else s[NP]
 
 
-@njit(cache=True)
+@leaf
 def active_count(s, seat):
     n = 0
     for i in range(ACTIVE):
@@ -95,7 +94,7 @@ def active_count(s, seat):
     return n
 
 
-@njit(cache=True)
+@leaf
 def active_of(s, seat, t):
     n = 0
     for i in range(ACTIVE):
@@ -104,7 +103,7 @@ def active_of(s, seat, t):
     return n
 
 
-@njit(cache=True)
+@leaf
 def strength(s, seat, t):
     """Workers of type ``t`` strengthening an action: active + tribe (+ tribe druids for
     farmers, builders and soldiers, §4.6); tokens are added by the caller (EXTRA)."""
@@ -115,7 +114,7 @@ def strength(s, seat, t):
     return n
 
 
-@njit(cache=True)
+@leaf
 def relevant_type(kind):
     if kind == K_CULTIVATE:
         return FARMER
@@ -126,7 +125,7 @@ def relevant_type(kind):
     return NOBLE
 
 
-@njit(cache=True)
+@leaf
 def bag_total(s):
     n = 0
     for t in range(N_BAGTYPES):
@@ -134,7 +133,7 @@ def bag_total(s):
     return n
 
 
-@njit(cache=True)
+@leaf
 def space_of(kind, region):
     if kind in (K_CULTIVATE, K_BUILD):
         return SP_CB_NORTH + region
@@ -143,13 +142,13 @@ def space_of(kind, region):
     return SP_COMBAT
 
 
-@njit(cache=True)
+@leaf
 def usable_tokens(s, seat):
     b = pb(seat)
     return s[b + P_TOKENS] - s[b + P_TOKENS_NEW]
 
 
-@njit(cache=True)
+@leaf
 def pile_top(s, pile):
     """Tile id on top of ``pile``, -1 if empty."""
     if s[PILE_POS + pile] >= s[PILE_END + pile]:
@@ -157,18 +156,18 @@ def pile_top(s, pile):
     return s[PILES + pile * MAX_PILE + s[PILE_POS + pile]]
 
 
-@njit(cache=True)
+@leaf
 def pile_left(s, pile):
     return s[PILE_END + pile] - s[PILE_POS + pile]
 
 
-@njit(cache=True)
+@leaf
 def cards_of_colour(s, seat, c):
     b = pb(seat) + P_HAND + c * N_ICONS
     return s[b] + s[b + 1] + s[b + 2]
 
 
-@njit(cache=True)
+@leaf
 def cards_of_icon(s, seat, i):
     n = 0
     for c in range(N_COLOURS):
@@ -176,7 +175,7 @@ def cards_of_icon(s, seat, i):
     return n
 
 
-@njit(cache=True)
+@leaf
 def build_pay(s, data, seat, extra):
     """Cards a Build costs now: max(min_pay, printed cost - builders), §4.7.2."""
     b = pb(seat)
@@ -188,7 +187,7 @@ def build_pay(s, data, seat, extra):
     )
 
 
-@njit(cache=True)
+@leaf
 def can_build_colour(s, data, seat, region, c, extra):
     cit = region * N_COLOURS + c
     if s[CIT_FILLED + cit] >= s[CIT_CAP + cit]:
@@ -197,7 +196,7 @@ def can_build_colour(s, data, seat, region, c, extra):
     return cards_of_colour(s, seat, c) >= pay
 
 
-@njit(cache=True)
+@leaf
 def can_build(s, data, seat, region, extra):
     for c in range(N_COLOURS):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
         if can_build_colour(s, data, seat, region, c, extra):
@@ -205,7 +204,7 @@ def can_build(s, data, seat, region, extra):
     return False
 
 
-@njit(cache=True)
+@leaf
 def draw_card(s, data, rng):
     """Top card of the deck (reshuffling the discard pile per the switch), -1 if none."""
     if s[DECK_N] == 0:
@@ -232,13 +231,13 @@ def draw_card(s, data, rng):
     return k
 
 
-@njit(cache=True)
+@leaf
 def to_hand(s, seat, card):
     s[pb(seat) + P_HAND + card] += 1
     s[pb(seat) + P_HAND_N] += 1
 
 
-@njit(cache=True)
+@leaf
 def discard_from_hand(s, seat, card):
     s[pb(seat) + P_HAND + card] -= 1
     s[pb(seat) + P_HAND_N] -= 1
@@ -247,7 +246,7 @@ def discard_from_hand(s, seat, card):
     s[DTOP] = card
 
 
-@njit(cache=True)
+@leaf
 def slide_refill(s, data, region, rng):
     """Slide the market's cards left keeping their order, then refill left to right."""
     base = MARKET + region * MARKET_SIZE
@@ -260,7 +259,7 @@ def slide_refill(s, data, region, rng):
         s[base + i] = draw_card(s, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def bag_draw(s, rng):
     """One worker drawn from the bag, -1 if the bag is empty (A-19)."""
     total = bag_total(s)
@@ -271,7 +270,7 @@ def bag_draw(s, rng):
     return t
 
 
-@njit(cache=True)
+@leaf
 def to_bag(s, t):
     """A worker returned to the bag; druids never enter it (they go to the box)."""
     if t == DRUID:
@@ -280,7 +279,7 @@ def to_bag(s, t):
         s[BAG + t] += 1
 
 
-@njit(cache=True)
+@leaf
 def refresh_space(s, data, space, rng):
     """§4.5.2: space -> bag, centre -> space (slot k -> k, or reversed), 3 bag draws -> centre."""
     for k in range(SLOTS):
@@ -293,7 +292,7 @@ def refresh_space(s, data, space, rng):
         s[CENTRE + k] = bag_draw(s, rng)
 
 
-@njit(cache=True)
+@leaf
 def gain_force(s, data, seat, n):
     b = pb(seat) + P_FORCE
     s[b] = min(s[b] + n, data.rules[G_FORCE_MAX])
@@ -301,7 +300,7 @@ def gain_force(s, data, seat, n):
         s[b] = 0
 
 
-@njit(cache=True)
+@leaf
 def crosses(pos, d):
     for k in range(d):  # noqa: SIM110
         if (pos + k) % N_POSITIONS == RIVER_FROM:
@@ -309,7 +308,7 @@ def crosses(pos, d):
     return False
 
 
-@njit(cache=True)
+@leaf
 def recruit_worker(s, seat, t):
     """Move one active worker of type ``t`` into the tribe."""
     b = pb(seat)
@@ -321,7 +320,7 @@ def recruit_worker(s, seat, t):
     s[b + P_TRIBE_N] += 1
 
 
-@njit(cache=True)
+@leaf
 def copy_state(state, out):
     """``out[:] = state`` as a plain loop (numba's slice assignment is several times slower)."""
     for i in range(state.shape[0]):

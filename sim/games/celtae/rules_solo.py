@@ -5,8 +5,7 @@ trigger (rules_progress). The solo setup (§3.3) is in rules_setup, the solo sco
 rules_scoring.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import (
     O_SOLO_ADJACENCY,
     O_SOLO_GARRISON_ANY,
@@ -71,7 +70,7 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@leaf
 def _solo_start(s, data, rng):
     """A) draw a card, move 1 (2 if its colour matches the top discard); a crossing lets the
     player place the pawn (and decide the flip) before the rest of Solitairix's turn."""
@@ -88,7 +87,7 @@ def _solo_start(s, data, rng):
         _progress_event(s)
 
 
-@njit(cache=True)
+@leaf
 def _solo_possible(s, data, kind, region, card):
     x = pb(SOLITAIRIX)
     if kind == K_BUILD:
@@ -103,7 +102,7 @@ def _solo_possible(s, data, kind, region, card):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _solo_rest(s, data, rng):
     """B) rotate the solo tile, C) choose the action, D) swap, E) perform, discard the card."""
     card = s[SOLO_CARD]

@@ -10,14 +10,13 @@ Each decision of a turn is listed by rules_options (which options) and performed
 rules_actions (what it does).
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.celtae.params import G_DISCARD_START, G_ROUND_CAP
 from sim.games.celtae.rules_actions import _begin_discard, _start_action, apply
 from sim.games.celtae.rules_options import legal_actions
 from sim.games.celtae.rules_shared import copy_state, pb
 from sim.games.celtae.rules_solo import _solo_rest, _solo_start
+from sim.games.celtae.scratch import stack_int32
 from sim.games.celtae.state import (
     A_CULT,
     A_NO,
@@ -77,19 +76,19 @@ from sim.games.celtae.state import (
 )
 
 
-@njit(cache=True)
+@leaf
 def is_over(s):
     return s[OVER] != 0
 
 
-@njit(cache=True)
+@leaf
 def current_player(s):
     if s[OVER]:
         return -1
     return s[DSEAT]
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Pure transition: ``out`` = ``state`` after ``action`` and every automatic consequence."""
     copy_state(state, out)
@@ -97,7 +96,7 @@ def step(state, action, data, rng, out):
     settle(out, data, rng)
 
 
-@njit(cache=True)
+@leaf
 def decline_action(phase):
     if phase == PH_CULT:
         return A_CULT
@@ -110,11 +109,11 @@ def decline_action(phase):
     return A_NO
 
 
-@njit(cache=True)
+@leaf
 def settle(s, data, rng):
     """Run the automatic phases and resolve choices with zero or one option, until a seat has a
     real decision or the game is over."""
-    buf = np.empty(MAX_ACTIONS, np.int32)
+    buf = stack_int32(MAX_ACTIONS)
     while True:
         ph = s[PHASE]
         if ph == PH_OVER:
@@ -139,7 +138,7 @@ def settle(s, data, rng):
             apply(s, buf[0] if n == 1 else decline_action(ph), data, rng)
 
 
-@njit(cache=True)
+@leaf
 def _setup_next(s, data):
     """Next seat of the leader pick and starting discard: from the last player counter-
     clockwise (step 20); then the first player's turn."""
@@ -159,7 +158,7 @@ def _setup_next(s, data):
         _begin_discard(s, DM_ANY, 0, data.rules[G_DISCARD_START], 0, RS_SETUP)
 
 
-@njit(cache=True)
+@leaf
 def _reset_turn(s):
     s[KIND] = -1
     s[NO_MOVE] = 0
@@ -174,7 +173,7 @@ def _reset_turn(s):
     s[CAP_CHECK] = 0
 
 
-@njit(cache=True)
+@leaf
 def _end_turn(s, data):
     """Close the turn (Cultivate's slide and refill are already done) and pass play on (§4.1,
     §5): the round, the end trigger, the final double turns, Solitairix's turn."""
@@ -222,7 +221,7 @@ def _end_turn(s, data):
     _begin_turn(s, False)
 
 
-@njit(cache=True)
+@leaf
 def _round_over(s, data):
     s[ROUND] += 1
     if s[TRIGGERED]:
@@ -235,7 +234,7 @@ def _round_over(s, data):
     _begin_turn(s, False)
 
 
-@njit(cache=True)
+@leaf
 def _begin_turn(s, solitairix):
     if solitairix:
         s[SOLO_ACTING] = 1
@@ -248,7 +247,7 @@ def _begin_turn(s, solitairix):
         s[PHASE] = PH_MOVE
 
 
-@njit(cache=True)
+@leaf
 def _game_over(s, reason):
     s[OVER] = 1
     s[REASON] = reason
