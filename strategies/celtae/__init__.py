@@ -15,7 +15,7 @@ from sim.games.celtae.rules import (  # search hook (bot levels): current_player
     scores,
     step,
 )
-from strategies.celtae.greedy import GREEDY_DECL, greedy_action
+from strategies.celtae.greedy import GREEDY_DECL, greedy_action, greedy_listed
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # search hook
 
 RANDOM_CODE, GREEDY_CODE = 0, 1
@@ -45,3 +45,12 @@ def choose_action(state, data, seat, code, params, rng, buf):
     if code == SEARCH_CODE:  # search hook (bot levels)
         return search_action(state, data, seat, params, rng, buf)
     return random_action(state, data, seat, params, rng, buf)
+
+
+@leaf
+def choose_listed(state, data, seat, code, params, rng, buf, n):
+    """:func:`choose_action` when ``buf[:n]`` already holds the legal actions (the chunk loop
+    gets them from rules_turn.step_listed); greedy then does not list them again."""
+    if code == GREEDY_CODE:
+        return greedy_listed(state, data, seat, params, rng, buf, n)
+    return choose_action(state, data, seat, code, params, rng, buf)

@@ -497,7 +497,12 @@ def best_at(data, pos, values):
 
 @leaf
 def greedy_action(s, data, seat, w, rng, buf):
-    n = legal_actions(s, data, buf)
+    return greedy_listed(s, data, seat, w, rng, buf, legal_actions(s, data, buf))
+
+
+@leaf
+def greedy_listed(s, data, seat, w, rng, buf, n):
+    """The policy, given the options ``buf[:n]`` already listed (rules_turn.step_listed)."""
     ph = s[PHASE]
     b = _pb(seat)
     best = buf[0]

@@ -16,8 +16,9 @@ from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
-from sim.games.celtae.rules import components, current_player, init_state, is_over, step
+from sim.games.celtae.rules import components, current_player, init_state, is_over, legal_actions
 from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, tiebreaks
+from sim.games.celtae.rules_turn import step_listed
 from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
     FIRST,
@@ -34,7 +35,7 @@ from sim.games.celtae.state import (
     STATE_LEN,
     TURNS,
 )
-from strategies.celtae import choose_action
+from strategies.celtae import choose_listed
 
 SCORE_COMPONENTS = (
     "citadels",  # A
@@ -92,11 +93,13 @@ def _play_kernel(
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        n = 0 if is_over(a) else legal_actions(a, data, buf)
         while not is_over(a):
             seat = current_player(a)
-            act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            rng = streams[1 + seat]
+            act = choose_listed(a, data, seat, codes[seat], params[seat], rng, buf, n)
             actions[g, seat, decision_kind(a, act)] += 1
-            step(a, act, data, streams[0], b)
+            n = step_listed(a, act, data, streams[0], b, buf)
             a, b = b, a
         write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
 

@@ -91,9 +91,18 @@ def current_player(s):
 @leaf
 def step(state, action, data, rng, out):
     """Pure transition: ``out`` = ``state`` after ``action`` and every automatic consequence."""
+    step_listed(state, action, data, rng, out, stack_int32(MAX_ACTIONS))
+
+
+@leaf
+def step_listed(state, action, data, rng, out, options):
+    """:func:`step` that also hands back the options of the decision it stops at: ``options[:n]``
+    as ``legal_actions(out, ...)`` lists them, n returned (0 once the game is over). settle
+    lists them anyway to know that the seat has a real choice; the chunk loop passes them to
+    the bot instead of listing them a second time."""
     copy_state(state, out)
     apply(out, action, data, rng)
-    settle(out, data, rng)
+    return settle_listed(out, data, rng, options)
 
 
 @leaf
@@ -113,11 +122,17 @@ def decline_action(phase):
 def settle(s, data, rng):
     """Run the automatic phases and resolve choices with zero or one option, until a seat has a
     real decision or the game is over."""
-    buf = stack_int32(MAX_ACTIONS)
+    settle_listed(s, data, rng, stack_int32(MAX_ACTIONS))
+
+
+@leaf
+def settle_listed(s, data, rng, buf):
+    """:func:`settle`, leaving the options of the decision it stops at in ``buf[:n]``; returns n
+    (0 once the game is over)."""
     while True:
         ph = s[PHASE]
         if ph == PH_OVER:
-            return
+            return 0
         if ph == AU_SETUP_NEXT:
             _setup_next(s, data)
         elif ph == AU_ACTION:
@@ -134,7 +149,7 @@ def settle(s, data, rng):
         else:
             n = legal_actions(s, data, buf)
             if n >= 2:
-                return
+                return n
             apply(s, buf[0] if n == 1 else decline_action(ph), data, rng)
 
 
