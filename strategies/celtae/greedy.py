@@ -68,6 +68,7 @@ from sim.games.celtae.rules_scoring import (
     leader_features,
     progress_count,
     progress_met,
+    progress_met_seats,
 )
 from sim.games.celtae.rules_shared import (
     active_of,
@@ -238,6 +239,16 @@ def card_worth(s, seat, card, w):
 
 
 @leaf
+def market_worth(s, seat, w, worth):
+    """``worth[i]`` = :func:`card_worth` of the card in slot ``i`` of the acting region's market
+    (0 for an empty slot): once per decision instead of once per option that takes it."""
+    base = MARKET + s[REGION] * MARKET_SIZE
+    for i in range(MARKET_SIZE):
+        card = s[base + i]
+        worth[i] = card_worth(s, seat, card, w) if card >= 0 else 0.0
+
+
+@leaf
 def leader_gap(s, data, seat, side, feats):
     """Units missing to meet the leader's side (0 = met)."""
     leader = s[_pb(seat) + P_LEADER]
@@ -264,38 +275,48 @@ def leader_wants(s, data, seat, feature):
     return 0.0
 
 
+PB_REGION = N_COLOURS  # progress_bonuses: colours 0..4, then the two regions
+PB_LEN = N_COLOURS + 2
+
+
 @leaf
-def progress_bonus(s, data, seat, feature, arg):
-    """Pawns on laid-out cards counting discs of a colour (feature 0) or region (feature 1)."""
-    v = 0.0
+def progress_bonuses(s, data, seat, out):
+    """Pawns on laid-out cards counting discs of a colour (``out[colour]``) or of a region
+    (``out[PB_REGION + region]``), more while ``seat`` does not meet the card: one pass over the
+    cards for every colour and region (each card's condition is checked once)."""
+    for k in range(PB_LEN):
+        out[k] = 0.0
     for j in range(MAX_PCARDS):
         card = s[PCARD + j]
         if card < 0:
             continue
-        if data.tab[T_PC_FEATURE + card] == feature and data.tab[T_PC_ARG + card] == arg:
-            pawns = s[PCARD_PAWNS + j] + 1
-            if not progress_met(s, data, seat, card):
-                v += 0.5 * pawns
-            else:
-                v += 0.15 * pawns
-    return v
+        feature = data.tab[T_PC_FEATURE + card]
+        if feature == PF_DISCS_COLOUR:
+            k = data.tab[T_PC_ARG + card]
+        elif feature == PF_DISCS_REGION:
+            k = PB_REGION + data.tab[T_PC_ARG + card]
+        else:
+            continue
+        pawns = s[PCARD_PAWNS + j] + 1
+        if not progress_met(s, data, seat, card):
+            out[k] += 0.5 * pawns
+        else:
+            out[k] += 0.15 * pawns
 
 
 @leaf
-def build_region_value(s, data, seat, region, w):
-    """The part of :func:`build_value` that does not depend on the colour: progress cards on
-    the region and the leader's disc conditions (computed once for the five colours)."""
+def build_lead(s, data, seat, region, w):
+    """The leader's part of :func:`build_value` (it does not depend on the colour)."""
     feat = F_DISCS_NORTH if region == 0 else F_DISCS_SOUTH
-    lead = w[W_LEADER] * max(
+    return w[W_LEADER] * max(
         leader_wants(s, data, seat, feat), leader_wants(s, data, seat, F_DISCS_PLACED)
     )
-    return progress_bonus(s, data, seat, PF_DISCS_REGION, region), lead
 
 
 @leaf
-def build_value(s, data, seat, region, colour, builders, w, region_bonus, lead):
+def build_value(s, data, seat, region, colour, builders, w, bonuses, lead):
     """Value of building on ``colour`` in ``region`` now, with ``builders``; NEG if impossible.
-    ``region_bonus, lead`` come from :func:`build_region_value`."""
+    ``bonuses`` from :func:`progress_bonuses`, ``lead`` from :func:`build_lead`."""
     b = _pb(seat)
     cit = region * N_COLOURS + colour
     if s[CIT_FILLED + cit] >= s[CIT_CAP + cit] or s[b + P_DISCS] == 0:
@@ -316,19 +337,19 @@ def build_value(s, data, seat, region, colour, builders, w, region_bonus, lead):
         v += 2 * w[W_CARD]
     elif effect == B_RECRUIT:
         v += w[W_WORKER] + 0.2
-    v += progress_bonus(s, data, seat, PF_DISCS_COLOUR, colour)
-    v += region_bonus
+    v += bonuses[colour]
+    v += bonuses[PB_REGION + region]
     v += lead
     v -= pay * w[W_CARD]
     return v
 
 
 @leaf
-def best_build(s, data, seat, region, builders, w):
-    region_bonus, lead = build_region_value(s, data, seat, region, w)
+def best_build(s, data, seat, region, builders, w, bonuses):
+    lead = build_lead(s, data, seat, region, w)
     best = NEG
     for c in range(N_COLOURS):
-        v = build_value(s, data, seat, region, c, builders, w, region_bonus, lead)
+        v = build_value(s, data, seat, region, c, builders, w, bonuses, lead)
         if v > best:
             best = v
     return best
@@ -450,8 +471,9 @@ def swap_gain(s, seat, space, t):
 
 
 @leaf
-def action_value(s, data, seat, kind, region, w):
-    """Estimated value of performing ``kind`` in ``region`` this turn (swap and tokens counted)."""
+def action_value(s, data, seat, kind, region, w, bonuses):
+    """Estimated value of performing ``kind`` in ``region`` this turn (swap and tokens counted);
+    ``bonuses`` from :func:`progress_bonuses` (read by Build only)."""
     space = space_of(kind, region)
     t = FARMER if kind == K_CULTIVATE else BUILDER if kind == K_BUILD else SOLDIER
     if kind == K_RECRUIT:
@@ -460,7 +482,7 @@ def action_value(s, data, seat, kind, region, w):
     if kind == K_CULTIVATE:
         return cultivate_value(s, data, seat, region, strength(s, seat, FARMER) + bonus, w)
     if kind == K_BUILD:
-        return best_build(s, data, seat, region, strength(s, seat, BUILDER) + bonus, w)
+        return best_build(s, data, seat, region, strength(s, seat, BUILDER) + bonus, w, bonuses)
     if kind == K_COMBAT:
         return combat_value(s, data, seat, region, strength(s, seat, SOLDIER) + bonus, w)
     return recruit_value(s, data, seat, region, strength(s, seat, NOBLE) + bonus, w)
@@ -470,9 +492,11 @@ def action_value(s, data, seat, kind, region, w):
 def action_values(s, data, seat, w, out):
     """``out[kind * 2 + region]`` = :func:`action_value`; it does not depend on the pawn, so a
     move decision computes the 8 values once for all the positions it can reach."""
+    bonuses = stack_float64(PB_LEN)
+    progress_bonuses(s, data, seat, bonuses)
     for kind in range(4):
         for region in range(2):
-            out[kind * 2 + region] = action_value(s, data, seat, kind, region, w)
+            out[kind * 2 + region] = action_value(s, data, seat, kind, region, w, bonuses)
 
 
 @leaf
@@ -526,13 +550,18 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
                 best = a
         return best
     if ph == PH_CHOOSE:
+        bonuses = stack_float64(PB_LEN)
+        have_bonuses = False
         for k in range(n):
             a = buf[k]
             code = a - A_CHOOSE
             token = code // 8
             kind = (code % 8) // 2
             region = code % 2
-            v = action_value(s, data, seat, kind, region, w) - token * w[W_TOKEN]
+            if kind == K_BUILD and not have_bonuses:
+                progress_bonuses(s, data, seat, bonuses)
+                have_bonuses = True
+            v = action_value(s, data, seat, kind, region, w, bonuses) - token * w[W_TOKEN]
             if v > best_v:
                 best_v = v
                 best = a
@@ -569,25 +598,28 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
     if ph == PH_TOKEN:
         return A_YES if _token_helps(s, data, seat) else A_NO
     if ph == PH_CULT:
-        base = MARKET + s[REGION] * MARKET_SIZE
+        worth = stack_float64(MARKET_SIZE)
+        market_worth(s, seat, w, worth)
         for k in range(n):
             mask = buf[k] - A_CULT
             v = 0.0
             for j in range(5):
                 if mask & (1 << j):
-                    v += card_worth(s, seat, s[base + 1 + j], w) + 0.01
+                    v += worth[1 + j] + 0.01
             if v > best_v:
                 best_v = v
                 best = buf[k]
         return best
     if ph == PH_BUILD:
         builders = strength(s, seat, BUILDER) + s[EXTRA]
-        region_bonus, lead = build_region_value(s, data, seat, s[REGION], w)
+        bonuses = stack_float64(PB_LEN)
+        progress_bonuses(s, data, seat, bonuses)
+        lead = build_lead(s, data, seat, s[REGION], w)
         for k in range(n):
             if buf[k] == A_STOP:
                 continue
             colour = buf[k] - A_BUILD
-            v = build_value(s, data, seat, s[REGION], colour, builders, w, region_bonus, lead)
+            v = build_value(s, data, seat, s[REGION], colour, builders, w, bonuses, lead)
             if v > best_v:
                 best_v = v
                 best = buf[k]
@@ -595,12 +627,13 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
     if ph == PH_DISCARD:
         return _discard_choice(s, data, seat, n, w, buf)
     if ph == PH_TAKE2:
-        base = MARKET + s[REGION] * MARKET_SIZE
+        worth = stack_float64(MARKET_SIZE)
+        market_worth(s, seat, w, worth)
         for k in range(n):
             code = buf[k] - A_TAKE2
             i = code // MARKET_SIZE
             j = code % MARKET_SIZE
-            v = card_worth(s, seat, s[base + i], w) + card_worth(s, seat, s[base + j], w)
+            v = worth[i] + worth[j]
             if v > best_v:
                 best_v = v
                 best = buf[k]
@@ -783,10 +816,12 @@ def _recruit_choice(s, data, seat, n, w, buf):
 @leaf
 def _pawn_value(s, data, seat, card):
     """Place a pawn where this seat meets the card and rivals do not."""
-    mine = 1.0 if progress_met(s, data, seat, card) else 0.0
+    met = stack_int64(MAX_PLAYERS)
+    progress_met_seats(s, data, card, met)
+    mine = 1.0 if met[seat] else 0.0
     others = 0.0
     for other in range(s[NP]):
-        if other != seat and progress_met(s, data, other, card):
+        if other != seat and met[other]:
             others += 1.0
     near = 0.0
     if mine == 0.0:

@@ -228,6 +228,32 @@ def progress_met(s, data, seat, card):
 
 
 @leaf
+def progress_met_seats(s, data, card, met):
+    """``met[seat]`` = :func:`progress_met` for every seat, each seat's quantity counted once
+    (a majority card otherwise counts every rival's for every seat asked)."""
+    n = s[NP]
+    if s[SOLO]:
+        for seat in range(n):
+            met[seat] = progress_met(s, data, seat, card)
+        return
+    counts = stack_int64(MAX_PLAYERS)
+    for seat in range(n):
+        counts[seat] = progress_count(s, data, seat, card)
+    need = data.tab[T_PC_MIN + card]
+    floor = 0 if data.rules[O_MAJORITY_ZERO_OK] else 1
+    for seat in range(n):
+        own = counts[seat]
+        if need > 0:
+            met[seat] = own >= need
+            continue
+        ok = own >= floor
+        for other in range(n):
+            if other != seat and counts[other] > own:
+                ok = False
+        met[seat] = ok
+
+
+@leaf
 def components(s, data, seat, out):
     """Score lines A..K (§6) of ``seat`` if the game ended now; returns the total."""
     b = pb(seat)
