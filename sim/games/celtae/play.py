@@ -18,7 +18,7 @@ from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import components, current_player, init_state, is_over, legal_actions
 from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, tiebreaks
-from sim.games.celtae.rules_turn import step_listed
+from sim.games.celtae.rules_turn import advance
 from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
     FIRST,
@@ -86,10 +86,11 @@ def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, sid
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, codes, params, seeds,
     rounds, turns, end_reason, score, comps, role, side, extras, win, actions,
-    streams, a, b, buf,
+    streams, a, buf,
 ):  # fmt: skip
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
-    by :func:`play`, so that the loop allocates nothing and counts no references)."""
+    """Play one game per seed; ``streams``, ``a`` (the state, advanced in place) and ``buf``
+    are its work arrays (made by :func:`play`, so that the loop allocates nothing and counts no
+    references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
@@ -99,8 +100,7 @@ def _play_kernel(
             rng = streams[1 + seat]
             act = choose_listed(a, data, seat, codes[seat], params[seat], rng, buf, n)
             actions[g, seat, decision_kind(a, act)] += 1
-            n = step_listed(a, act, data, streams[0], b, buf)
-            a, b = b, a
+            n = advance(a, act, data, streams[0], buf)
         write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
 
 
@@ -128,7 +128,7 @@ def play(setup, seeds) -> ChunkResult:
         res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
         res.extras, win, res.actions,
         np.zeros((1 + setup.players, 4), np.uint64), np.zeros(STATE_LEN, np.int32),
-        np.zeros(STATE_LEN, np.int32), np.zeros(MAX_ACTIONS, np.int32),
+        np.zeros(MAX_ACTIONS, np.int32),
     )  # fmt: skip
     if setup.players == 1:
         res.win = win

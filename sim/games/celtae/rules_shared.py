@@ -198,8 +198,12 @@ def can_build_colour(s, data, seat, region, c, extra):
 
 @leaf
 def can_build(s, data, seat, region, extra):
-    for c in range(N_COLOURS):  # noqa: SIM110 (a loop compiles; any() over a generator may not)
-        if can_build_colour(s, data, seat, region, c, extra):
+    """Whether some colour of ``region`` can take a disc now (:func:`can_build_colour` for any
+    colour; the price does not depend on the colour, so it is worked out once)."""
+    pay = build_pay(s, data, seat, extra)
+    for c in range(N_COLOURS):
+        cit = region * N_COLOURS + c
+        if s[CIT_FILLED + cit] < s[CIT_CAP + cit] and cards_of_colour(s, seat, c) >= pay:
             return True
     return False
 

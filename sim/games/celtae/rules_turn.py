@@ -101,8 +101,16 @@ def step_listed(state, action, data, rng, out, options):
     lists them anyway to know that the seat has a real choice; the chunk loop passes them to
     the bot instead of listing them a second time."""
     copy_state(state, out)
-    apply(out, action, data, rng)
-    return settle_listed(out, data, rng, options)
+    return advance(out, action, data, rng, options)
+
+
+@leaf
+def advance(s, action, data, rng, options):
+    """:func:`step_listed` in place: ``s`` becomes the state after ``action`` (step's ``out``
+    without the copy: step reads its input only to copy it). For the chunk loop, which keeps
+    no earlier state; ``step`` itself stays pure."""
+    apply(s, action, data, rng)
+    return settle_listed(s, data, rng, options)
 
 
 @leaf
