@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.core.rng import new_streams, seed_streams
 from sim.games.catan import state as S
+from sim.games.catan.rules import road_length
 from sim.games.catan_troy import params as P
 from sim.games.catan_troy import rules
 from sim.games.catan_troy import state as T
@@ -41,14 +42,16 @@ def sea(players, q, r):
 
 def make_state(
     data, players=4, phase=S.PH_MAIN, cur=0, seat=None, hands=None, settlements=None,
-    cities=None, sides=None, tokens=None, ships=None, row=None, track=None, sea_people=None,
-    seed=1,
+    cities=None, roads=None, sides=None, tokens=None, ships=None, row=None, track=None,
+    sea_people=None, seed=1,
 ):  # fmt: skip
-    """A consistent mid-game state on the Troy board. ``hands``: {seat: {res: n}} (from the
-    bank); ``settlements``/``cities``: {seat: [vertex, ...]}; ``sides``: {seat: 0 Troy or 1
-    Mycenae}; ``tokens``: {seat: n} (as if earned by that many donations of one card);
-    ``ships``: {seat: [sea hex, ...]} built in stack order; ``row``: {res: n} the support row
-    (the initial row goes back to the bank first); ``track``: (Troy, Mycenae) battles won."""
+    """A consistent mid-game state on the Troy board.
+
+    ``hands``: {seat: {res: n}} (from the bank); ``settlements``/``cities``: {seat: [vertex]};
+    ``roads``: {seat: [edge]}; ``sides``: {seat: 0 Troy or 1 Mycenae}; ``tokens``: {seat: n}
+    (as if earned by n one-card donations); ``ships``: {seat: [sea hex]} built in stack order;
+    ``row``: {res: n} the support row (the initial row goes back to the bank first);
+    ``track``: (Troy, Mycenae) battles won."""
     s = np.zeros(T.STATE_LEN, np.int32)
     rules.init_state(data, players, rng(seed), s)
     s[S.PHASE] = phase
@@ -107,8 +110,12 @@ def make_state(
         s[T.BATTLES] = sum(track)
     if sea_people is not None:
         s[T.SEA_PEOPLE] = sea_people
+    for p, es in (roads or {}).items():
+        for e in es:
+            s[S.E_OWNER + e] = p
+            s[S.ROADS_LEFT + p] -= 1
     for p in range(players):
-        s[S.ROAD_LEN + p] = 0
+        s[S.ROAD_LEN + p] = road_length(s, data, p)
     rules.refresh_ports(s, data)
     return s
 
@@ -146,3 +153,22 @@ def row(s):
 
 def vp(s, data, seat):
     return int(rules.victory_points(s, data, seat))
+
+
+def spread(players, n, avoid=()):
+    """``n`` vertices of the board, pairwise apart (the distance rule), none next to ``avoid``."""
+    b = board(players)
+    taken = list(avoid)
+    out = []
+    for v in range(b.n_vertices):
+        near = {int(w) for w in b.vertex_vertices[v] if w >= 0} | {v}
+        if not near & set(taken):
+            out.append(v)
+            taken.append(v)
+            if len(out) == n:
+                return out
+    raise AssertionError("board too small")
+
+
+def edge(players, a, b_):
+    return board(players).edge_id(a, b_)
