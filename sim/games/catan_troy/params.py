@@ -9,6 +9,7 @@ scenario's own tables at offsets ``T_*`` (layout below).
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from sim.core.params import Param, ParamError, ParamSet
 from sim.games.catan import params as base
 from sim.games.catan.board import NEIGHBOURS, Board, BoardError, build_board, hex_corners
 from sim.games.catan.params import CostParam, parse_cost
-from sim.games.catan.state import DESERT, GENERIC, MAX_HEX, MAX_PLAYERS, MAX_ROADS, MAX_SLOTS, N_RES
+from sim.games.catan.state import DESERT, GENERIC, MAX_HEX, MAX_PLAYERS, MAX_SLOTS, N_RES
 from sim.games.catan_troy.state import MAX_SEA, MAX_STACK, MAX_TRACK, N_KINDS
 
 DATA_FILE = Path(__file__).with_name("catan_troy.toml")
@@ -219,53 +220,43 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
     def cost(name, values, doc):
         return CostParam(name, "str", ",".join(str(c) for c in values), doc)
 
+    def shared(name, default, doc=None):
+        """A base parameter's declaration (range, kind) with Troy's default."""
+        p = base.PARAMS.get(name)
+        return dataclasses.replace(p, default=default, doc=doc or p.doc)
+
     params = [
-        count("vp_target", ru["vp_target"], "VP to win on one's own turn (track VP count)", 3, 40),
-        count(
-            "discard_threshold",
-            ru["discard_threshold"],
-            "on a 7, a player holding more resource cards than this discards half",
-            0,
-            100,
-        ),
-        count(
+        shared("vp_target", ru["vp_target"], "VP to win on one's own turn (track VP count)"),
+        shared("discard_threshold", ru["discard_threshold"]),
+        shared(
             "bank_per_resource",
             _by_players(raw["bank"]["per_resource_4"], raw["bank"]["per_resource_5_6"]),
             "resource cards of each kind (bank and support row together)",
-            2,
-            200,
         ),
-        cost("cost_road", co["road"], "cost of a road (lumber,brick,wool,grain,ore)"),
-        cost("cost_settlement", co["settlement"], "cost of a settlement"),
-        cost("cost_city", co["city"], "cost of a city"),
+        *(
+            shared(f"cost_{k}", ",".join(str(c) for c in co[k]))
+            for k in ("road", "settlement", "city")
+        ),
         cost("ship_cost", co["ship"], "resources of a ship (lumber,brick,wool,grain,ore)"),
         count("ship_cost_tokens", co["ship_commerce_tokens"], "commerce tokens of a ship", 0, 20),
-        count("roads", pc["roads"], "road pieces per player", 2, MAX_ROADS),
-        count("settlements", pc["settlements"], "settlement pieces per player", 2, 20),
-        count("cities", pc["cities"], "city pieces per player", 0, 20),
-        count("bank_ratio", ru["bank_ratio"], "maritime trade with the bank: N for 1", 1, 10),
-        count(
+        *(shared(k, pc[k]) for k in ("roads", "settlements", "cities")),
+        shared("bank_ratio", ru["bank_ratio"]),
+        shared(
             "generic_harbour_ratio",
             ru["generic_harbour_ratio"],
             "trade through a 3:1 ship (or a generic harbour of the lever): N for 1",
-            1,
-            10,
         ),
-        count(
+        shared(
             "special_harbour_ratio",
             ru["special_harbour_ratio"],
             "trade of the resource of a 2:1 ship's card (or special harbour): N for 1",
-            1,
-            10,
         ),
-        count(
+        shared(
             "longest_road_min",
             ru["longest_road_min"],
             "road length that first takes Longest Road (ships never count)",
-            1,
-            MAX_ROADS,
         ),
-        count("longest_road_vp", ru["longest_road_vp"], "VP of Longest Road", 0, 10),
+        shared("longest_road_vp", ru["longest_road_vp"]),
         Param(
             "event_track_values",
             "str",
@@ -390,31 +381,14 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
             "a player a battle brings to the VP target wins at the start of his next turn, or "
             "the active player wins at once (A8)",
         ),
-        Param(
+        shared(
             "special_building_phase",
-            "bool",
             {n: n >= sbp_min for n in range(g["players_min"], g["players_max"] + 1)},
             "after each turn the other players may build roads, settlements, cities and ships",
         ),
-        count(
-            "start_seat",
-            g["start_seat"],
-            "seat of the first player (must be below the player count)",
-            0,
-            MAX_PLAYERS - 1,
-        ),
-        choice(
-            "cap_tiebreak",
-            g["cap_tiebreak"],
-            "games stopped by the safety cap rank by VP, then by fewer turns taken, or share",
-        ),
-        count(
-            "safety_cap_rounds",
-            g["safety_cap_rounds"],
-            "safety cap (rounds), ends as turn_cap",
-            1,
-            100_000,
-        ),
+        shared("start_seat", g["start_seat"]),
+        shared("cap_tiebreak", g["cap_tiebreak"][0]),
+        shared("safety_cap_rounds", g["safety_cap_rounds"]),
     ]
     return ParamSet(tuple(params))
 

@@ -21,6 +21,7 @@ from sim.games.catan.params import D_VERTEX_SLOT, G_N_SLOTS, G_N_VERT, G_VP_TARG
 from sim.games.catan.rules import _end_turn, copy_state, current_player, is_over
 from sim.games.catan.rules import init_state as base_init_state
 from sim.games.catan.rules import legal_actions as base_legal_actions
+from sim.games.catan.rules import scores as base_scores
 from sim.games.catan.rules import step as base_step
 from sim.games.catan.rules import victory_points as base_victory_points
 from sim.games.catan.state import (
@@ -247,12 +248,11 @@ def own_turn_phase(state):
 
 @njit(cache=True)
 def scores(state, data, out):
-    """Each seat's VP if the game ended now, the winner ranked first (search bot)."""
-    for s in range(state[NP]):
-        out[s] = victory_points(state, data, s)
-        if s == state[WINNER]:
-            out[s] += 1000
-    return state[NP]
+    """The base game's scores (VP, the winner ranked first) plus flags and track (search bot)."""
+    n = base_scores(state, data, out)
+    for s in range(n):
+        out[s] += ship_vp(state, data, s) + track_vp(state, data, s)
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
