@@ -427,3 +427,23 @@ def test_R20_commerce_tokens_are_not_cards():
     assert out[S.HAND_N] == 7 and out[T.TOKENS] == 4
     stolen_from = apply(out, T.A_SEA + sea(4, 2, -1), data)
     assert stolen_from[S.PHASE] == S.PH_MAIN  # Q holds 0 cards and 3 tokens: nothing to take
+
+
+def test_R19_no_win_while_another_player_builds_in_the_special_building_phase():
+    # 6 players: P (seat 0) reaches 15 by a battle; Q's ship in the Special Building Phase makes
+    # Q move the Sea People, which is not P's turn: P wins only when his own turn starts
+    data = data_for(6)
+    q_home = vertex(6, 0, 0, "N")  # a corner of sea (0,-1)
+    spots = spread(6, 8, avoid=[q_home])
+    s = make_state(
+        data, 6, phase=S.PH_SBP, cur=0, seat=1, sides={p: p % 2 for p in range(6)}, track=(3, 0),
+        cities={0: spots[:4]}, settlements={0: spots[4:8], 1: [q_home]},
+        hands={1: {WOOL: 1, LUMBER: 1}}, tokens={1: 2},
+    )  # fmt: skip
+    s[S.SBP_LEFT] = 5
+    assert vp(s, data, 0) == 15
+    out = apply(s, T.A_SHIP + sea(6, 0, -1), data)
+    assert out[S.PHASE] == S.PH_ROBBER and out[S.RET_PHASE] == S.PH_SBP
+    assert not rules.own_turn_phase(out)
+    moved = apply(out, T.A_SEA + sea(6, 3, -1), data)
+    assert not moved[S.OVER] and moved[S.PHASE] == S.PH_SBP and moved[S.SEAT] == 1
