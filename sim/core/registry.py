@@ -26,6 +26,7 @@ GAME_MODULES: dict[str, str] = {
     "celtica": "sim.games.celtica",
     "celtae": "sim.games.celtae",
     "catan": "sim.games.catan",
+    "catan_troy": "sim.games.catan_troy",
 }
 
 
@@ -90,6 +91,7 @@ class GameDecl:
     role_label: str = "role"
     role_modes: tuple[str, ...] = ("random",)
     has_sides: bool = False
+    side_names: tuple[str, ...] = ("A", "B")  # the players table's ``side`` values, by index
     player_extras: tuple[str, ...] = ()
     tiebreak: tuple[str, ...] = ()
     default_bot: str = "greedy"

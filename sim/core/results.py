@@ -108,7 +108,7 @@ def to_frames(
     )
 
     role_names = np.array([*decl.roles, None], dtype=object)  # index -1 -> None
-    side_names = np.array(["A", "B", None], dtype=object)
+    side_names = np.array([*decl.side_names, None], dtype=object)
     strategies = np.array([str(b) for b in setup.bots], dtype=object)
     cols = {
         "game": np.repeat(np.asarray(game_indices, np.int64), p),

@@ -19,6 +19,8 @@ CASES = {  # (game, file): (players, bots, seed)
     ("celtae", "solo_greedy_seed2.txt"): (1, "greedy", 2),
     ("catan", "greedy_4p_seed4.txt"): (4, "greedy", 4),
     ("catan", "mixed_5p_seed6.txt"): (5, "greedy,random,greedy,random,greedy", 6),
+    ("catan_troy", "greedy_4p_seed4.txt"): (4, "greedy", 4),
+    ("catan_troy", "mixed_6p_seed6.txt"): (6, "greedy,random,greedy,random,greedy,random", 6),
 }
 
 
