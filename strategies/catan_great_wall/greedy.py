@@ -185,12 +185,35 @@ def pirate_value(state, data, p, sea):
 
 
 @njit(cache=True)
+def doom(state, data):
+    """How much a breach weighs now: more as the breach count nears the defeat, and much more
+    when the next breach anywhere ends the game for everybody."""
+    b = state[BREACHES]
+    limit = max(1, data[D_W + W_BREACH_LIMIT])
+    if b + 1 >= limit:
+        return 4.0
+    return 1.0 + 2.0 * b / limit
+
+
+@njit(cache=True)
 def wall_value(state, data, p, params):
     w = wall_of(state, data, p)
     if w < 0:
         return NEG
-    urgency = 1.0 + state[BREACHES] / max(1, data[D_W + W_BREACH_LIMIT])
-    return params[P_WALL] * risk(state, data, w) * urgency
+    return params[P_WALL] * risk(state, data, w) * doom(state, data)
+
+
+@njit(cache=True)
+def territory_danger(state, data, t, own):
+    """Pips of territory ``t``'s arrows, each weighed by how near its battlefield's breach is
+    (twice for the seat's own wall ``own``)."""
+    total = 0.0
+    for j in range(2):
+        w = data[D_ARROWS + 4 * t + 2 * j + 1]
+        gap = max(0, state[LEVEL + w] - field_riders(state, w))
+        weight = 2.0 if w == own else 1.0
+        total += pips(data[D_ARROWS + 4 * t + 2 * j]) * weight / (1.0 + gap)
+    return total * doom(state, data)
 
 
 @njit(cache=True)
@@ -225,7 +248,14 @@ def knight_worth(state, data, p):
         if state[HEX_RIDERS + h] > 0 and own_hex_pips(state, data, p, h) > 0:
             return True
     w = wall_of(state, data, p)
-    return w >= 0 and risk(state, data, w) > 0.5
+    if w >= 0 and risk(state, data, w) > 0.5:
+        return True
+    if doom(state, data) < 4.0:
+        return False
+    for x in range(data[D_W + W_N_WALLS]):  # noqa: SIM110  (the next breach ends the game)
+        if risk(state, data, x) > 0.5:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -240,7 +270,7 @@ def gw_value(state, data, p, a, params):
         w = wall_of(state, data, p)
         t = (a - A_K_MOVE) // K
         u = (a - A_K_MOVE) % K
-        return float(territory_feed(data, t, w) - territory_feed(data, u, w)) - 0.5
+        return territory_danger(state, data, t, w) - territory_danger(state, data, u, w) - 0.5
     if a >= A_PIRATE:
         return pirate_value(state, data, p, a - A_PIRATE)
     if a == A_WALL:
