@@ -80,7 +80,7 @@ GREEDY_PARAMS = ParamSet(
         Param(
             "wall",
             "float",
-            30.0,
+            60.0,
             "value of a wall level when the next rider breaks through",
             low=0.0,
             high=1000.0,
