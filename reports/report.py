@@ -123,9 +123,18 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
     if param:
         seat_sweep = by_seat.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    lost = info.filter(pl.col("no_winner") > 0).select(*KEY, "games", "no_winner")
+    if lost.height:
+        lo, hi = wilson(lost["no_winner"].to_numpy(), lost["games"].to_numpy())
+        lost = lost.with_columns(
+            (pl.col("no_winner") / pl.col("games")).alias("share"),
+            pl.Series("ci_low", lo),
+            pl.Series("ci_high", hi),
+        )
     return {
         "keys": keys,
         "info": info,
+        "everybody_lost": _with_keys(lost, keys),
         "win_by_seat": by_seat,
         "win_by_role": by_role,
         "win_by_role_side": by_side,
@@ -573,6 +582,7 @@ _CSV_FILES = [
     ("stalemates.csv", "stalemates and capped games per variant"),
     ("game_length.csv", "mean rounds and turns per variant"),
     ("end_reasons.csv", "how games end, per variant"),
+    ("everybody_lost.csv", "games nobody won (a collective defeat) per variant, Wilson interval"),
     ("score_components.csv", "mean points of each scoring component"),
     ("decision_mix.csv", "mean decisions of each kind per game"),
     ("across_levels.csv", "findings checked across bot levels"),
@@ -636,6 +646,25 @@ def _incomplete_lines(runs: list[Run]) -> list[str]:
     return lines
 
 
+def _everybody_lost_lines(t: dict) -> list[str]:
+    """Games nobody won (a collective defeat): a share of games with its interval, never ties."""
+    lost = t.get("everybody_lost")
+    if lost is None or not lost.height:
+        return []
+    lines = [
+        "Everybody lost (the game ended by a collective defeat, no winner) in: "
+        + "; ".join(
+            f"{r['label']} {100 * r['share']:.1f}% [{100 * r['ci_low']:.1f}%, "
+            f"{100 * r['ci_high']:.1f}%] of {r['games']:,} games"
+            for r in lost.iter_rows(named=True)
+        )
+        + " (95% Wilson). Those games are no win for any seat, not ties; the fair share is "
+        "1/players of the games someone won.",
+        "",
+    ]
+    return lines
+
+
 def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.Page:
     """The report as a page: headline, context, then sections (tables and their plots)."""
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
@@ -657,6 +686,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
         "counts 1/k to each.",
         "",
+        *_everybody_lost_lines(t),
         *levels.headline(t.get("across_levels", pl.DataFrame())),
         *_headline(t, word),
     ]

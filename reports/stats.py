@@ -44,9 +44,11 @@ def players_lazy(players: pl.LazyFrame, pts: list[str]) -> pl.LazyFrame:
 
 
 def games_lazy(games: pl.LazyFrame) -> pl.LazyFrame:
-    """Per variant: games, player counts, fair share, mean length, turn-cap and cap ends.
+    """Per variant: games, player counts, fair share, mean length, turn-cap and cap ends, and the
+    games nobody won (``no_winner``: a collective defeat such as The Great Wall's fallen wall).
 
-    The fair share is the mean of 1/players, null for a solo variant (no opponent to share with).
+    The fair share is the mean of 1/players over all games, a game nobody won counting 0 (no
+    seat could have had its share of it); null for a solo variant (no opponent to share with).
     Only streaming aggregations (min, max, mean, sum) are used, so the query stays streaming.
     """
     players = pl.col("players")
@@ -57,7 +59,11 @@ def games_lazy(games: pl.LazyFrame) -> pl.LazyFrame:
             players.min().alias("min_players"),
             players.max().alias("max_players"),
             players.cast(pl.Float64).mean().alias("mean_players"),
-            (1.0 / players.cast(pl.Float64)).mean().alias("fair"),
+            # a game nobody won (a collective defeat) gives no seat a share of a win
+            ((pl.col("winners") > 0).cast(pl.Float64) / players.cast(pl.Float64))
+            .mean()
+            .alias("fair"),
+            (pl.col("winners") == 0).sum().alias("no_winner"),
             pl.col("rounds").mean().alias("mean_rounds"),
             pl.col("turns").mean().alias("mean_turns"),
             (pl.col("end_reason") == "turn_cap").sum().alias("turn_cap"),

@@ -5,6 +5,8 @@ uses both (``AB`` and ``BA`` at 2 players; ``AAB, ABA, BAA, ABB, BAB, BBA`` at 3
 arrangement replays the same game indices, so each level sees the same deals from every seat
 (common random numbers). A's win share is the win credited to A's seats (ties split, as in the
 ``win`` column) over the games played: 0.5 means "as strong as B" whatever the seat advantage.
+Games nobody won (a collective defeat, ``GameDecl.no_winner_reasons``) are left out: they say
+nothing about which level is stronger, and the ``games`` column counts the games decided.
 
 Intervals are Wilson 95% intervals on that share (ties make a game's share fractional; the
 interval treats the share as a binomial proportion, which is slightly conservative then), and
@@ -215,7 +217,7 @@ def run_ladder(
     wins = np.zeros((k, k))
     played = np.zeros((k, k))
     per_game: dict[tuple[int, int], tuple[list, list]] = {}
-    for ((i, j), arr, args), table in zip(tasks, tables, strict=True):
+    for ((i, j), arr, _args), table in zip(tasks, tables, strict=True):
         second = pl.col("seat").is_in([s for s, x in enumerate(arr) if x])
         game = (
             table.group_by("game")
@@ -226,10 +228,12 @@ def run_ladder(
             .sort("game")
         )
         s_i, s_j = game["first"].to_numpy(), game["second"].to_numpy()
+        decided = s_i + s_j > 0  # a game nobody won (a collective defeat) ranks no level
+        s_i, s_j = s_i[decided], s_j[decided]
         wins[i, j] += s_i.sum()
         wins[j, i] += s_j.sum()
-        played[i, j] += args[4]
-        played[j, i] += args[4]
+        played[i, j] += decided.sum()
+        played[j, i] += decided.sum()
         lists = per_game.setdefault((i, j), ([], []))
         lists[0].append(s_i)
         lists[1].append(s_j)

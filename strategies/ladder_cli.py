@@ -50,9 +50,14 @@ def ladder_cmd(game, players, games, bots, seed, jobs):
         raise MenhirError(str(exc)) from None
     elapsed = time.perf_counter() - start
     first = table.row(0, named=True)
+    low, high = table["games"].min(), table["games"].max()
+    count = (
+        f"{first['games']} games per pair"
+        if low == high
+        else f"{low}-{high} decided games per pair (games nobody won left out)"
+    )
     click.echo(
-        f"{game} {first['players']}p ladder: {first['games']} games per pair, seats rotated, "
-        f"seed {seed} ({elapsed:.1f} s)"
+        f"{game} {first['players']}p ladder: {count}, seats rotated, seed {seed} ({elapsed:.1f} s)"
     )
     for line in format_ladder(table):
         click.echo(line)

@@ -26,6 +26,7 @@ GAME_MODULES: dict[str, str] = {
     "celtica": "sim.games.celtica",
     "celtae": "sim.games.celtae",
     "catan": "sim.games.catan",
+    "catan_great_wall": "sim.games.catan_great_wall",
     "catan_troy": "sim.games.catan_troy",
 }
 
@@ -98,6 +99,8 @@ class GameDecl:
     warmup: Callable[[], None] | None = None
     data: GameData | None = None
     decision_kinds: tuple[str, ...] = ()  # counted per seat as act_<kind> players columns
+    # end reasons after which nobody wins (every win 0: a collective defeat), not a tie
+    no_winner_reasons: tuple[str, ...] = ()
     # `menhir ladder`'s default games per pair: enough to separate the game's adjacent levels
     ladder_games: int = 200
 

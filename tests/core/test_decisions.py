@@ -46,6 +46,17 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
 
         def init(rng, a):
             rules.init_state(data, setup.players, rng, a)
+    elif game == "catan_great_wall":
+        from sim.games.catan_great_wall import rules
+        from sim.games.catan_great_wall.params import compile_data
+        from sim.games.catan_great_wall.state import GW_MAX_ACTIONS as BUF_LEN
+        from sim.games.catan_great_wall.state import GW_STATE_LEN as STATE_LEN
+        from strategies.catan_great_wall import choose_action
+
+        data = compile_data(dict(setup.params), setup.players)
+
+        def init(rng, a):
+            rules.init_state(data, setup.players, rng, a)
     else:
         from sim.games.celtica import rules
         from sim.games.celtica.params import compile_data
@@ -74,7 +85,9 @@ def _count_by_loop(game: str, setup, seed: int) -> np.ndarray:
     return counts
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae", "catan"])
+@pytest.mark.parametrize(
+    "game", ["celtic_trader", "celtica", "celtae", "catan", "catan_great_wall"]
+)
 @pytest.mark.parametrize("bots", ["random", "greedy"])
 @pytest.mark.parametrize("players", [1, 3])
 def test_counts_match_the_trace_and_the_decisions_taken(game, bots, players):
@@ -89,7 +102,9 @@ def test_counts_match_the_trace_and_the_decisions_taken(game, bots, players):
         assert np.array_equal(played.sum(axis=1), _count_by_loop(game, setup, seed))
 
 
-@pytest.mark.parametrize("game", ["celtic_trader", "celtica", "celtae", "catan"])
+@pytest.mark.parametrize(
+    "game", ["celtic_trader", "celtica", "celtae", "catan", "catan_great_wall"]
+)
 def test_players_table_has_one_act_column_per_kind(game):
     setup = make_setup(game, 4, {}, "greedy")
     _, players = play_batch(setup, range(20), 5)

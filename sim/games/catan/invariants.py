@@ -122,6 +122,8 @@ def state_check(s, data):
             vp += r[P.G_LR_VP]
         if s[S.LA_HOLDER] == p:
             vp += r[P.G_LA_VP]
+        if r[P.G_EXTRA_VP] >= 0:  # scenario hook: e.g. Great Wall penalty tokens
+            vp += s[r[P.G_EXTRA_VP] + p]
         if vp != victory_points(s, data, p):
             return E_VP
         if s[S.ROAD_LEN + p] != road_length(s, data, p):

@@ -62,8 +62,13 @@ DATA_FILE = Path(__file__).with_name("catan.toml")
     G_N_TOKENS,
     G_ROTATIONS,
     G_DECK_N,
+    G_EXTRA_VP,
+    G_HEX_BLOCK,
     N_RULES,
-) = range(25)
+) = range(27)
+# Scenario hooks (-1 in the base game): G_EXTRA_VP is the state offset of a per-seat VP
+# adjustment added to every VP count; G_HEX_BLOCK the state offset of a per-hex count that stops
+# a hex producing while it is above 0 (sim/games/catan_great_wall: penalties, steppe riders).
 
 # Rows of the cost table.
 C_ROAD, C_SETTLEMENT, C_CITY, C_DEV = range(4)
@@ -431,15 +436,20 @@ def dev_names() -> list[str]:
     return list(load_raw()["game"]["dev_cards"])
 
 
-def compile_data(params: dict[str, Any], players: int | None = None) -> np.ndarray:
-    """The arrays of one variant (``params`` is a resolved parameter dict)."""
+def compile_data(
+    params: dict[str, Any], players: int | None = None, board: Board | None = None, pools=None
+) -> np.ndarray:
+    """The arrays of one variant (``params`` is a resolved parameter dict); a scenario passes
+    its own ``board`` and ``pools`` (terrain counts, tokens, harbour counts)."""
     if players is not None and params["start_seat"] >= players:
         raise ParamError(
             f"parameter 'start_seat' = {params['start_seat']} is not allowed: "
             f"a seat below {players}"
         )
-    board = boards(params["board"])
-    terrains, tokens, harbours = board_pools(params["board"])
+    if board is None:
+        board = boards(params["board"])
+        pools = board_pools(params["board"])
+    terrains, tokens, harbours = pools
     dev = [params[f"dev_{k}"] for k in dev_names()]
 
     rules = np.zeros(N_RULES, np.int64)
@@ -467,6 +477,8 @@ def compile_data(params: dict[str, Any], players: int | None = None) -> np.ndarr
     rules[G_N_TOKENS] = len(tokens)
     rules[G_ROTATIONS] = board.spiral.shape[0]
     rules[G_DECK_N] = sum(dev)
+    rules[G_EXTRA_VP] = -1
+    rules[G_HEX_BLOCK] = -1
 
     costs = np.array([parse_cost(params[f"cost_{k}"]) for k in COST_KEYS], np.int64)
     data = np.full(DATA_LEN, -1, np.int64)

@@ -46,7 +46,9 @@ from sim.games.catan.params import (
     G_CITIES,
     G_DECK_N,
     G_DISCARD,
+    G_EXTRA_VP,
     G_GENERIC_RATIO,
+    G_HEX_BLOCK,
     G_LA_MIN,
     G_LA_VP,
     G_LR_MIN,
@@ -204,6 +206,8 @@ def victory_points(state, data, p):
         vp += data[G_LR_VP]
     if state[LA_HOLDER] == p:
         vp += data[G_LA_VP]
+    if data[G_EXTRA_VP] >= 0:  # scenario hook (params.G_EXTRA_VP)
+        vp += state[data[G_EXTRA_VP] + p]
     return vp
 
 
@@ -771,6 +775,14 @@ def _place_road(out, data, p, e):
 
 
 @njit(cache=True)
+def hex_blocked(state, data, h):
+    """Does hex ``h`` produce nothing now: the robber, or a scenario's blockers (G_HEX_BLOCK)?"""
+    if h == state[ROBBER]:
+        return True
+    return data[G_HEX_BLOCK] >= 0 and state[data[G_HEX_BLOCK] + h] > 0
+
+
+@njit(cache=True)
 def produce(out, data, dice):
     """Production for a roll of ``dice`` (§4.3), resource by resource: if the bank cannot pay
     everyone owed a resource, nobody gets it, unless exactly one player is owed it: he takes
@@ -781,7 +793,11 @@ def produce(out, data, dice):
         mask = 0
         only = -1
         for h in range(n_hex):
-            if out[HEX_NUMBER + h] != dice or h == out[ROBBER] or out[HEX_TERRAIN + h] != res:
+            if (
+                out[HEX_NUMBER + h] != dice
+                or hex_blocked(out, data, h)
+                or out[HEX_TERRAIN + h] != res
+            ):
                 continue
             for k in range(6):
                 v = data[D_HEX_VERTICES + 6 * h + k]
@@ -794,7 +810,11 @@ def produce(out, data, dice):
             continue
         if total <= out[BANK + res]:
             for h in range(n_hex):
-                if out[HEX_NUMBER + h] != dice or h == out[ROBBER] or out[HEX_TERRAIN + h] != res:
+                if (
+                    out[HEX_NUMBER + h] != dice
+                    or hex_blocked(out, data, h)
+                    or out[HEX_TERRAIN + h] != res
+                ):
                     continue
                 for k in range(6):
                     v = data[D_HEX_VERTICES + 6 * h + k]
@@ -821,10 +841,21 @@ def _next_discarder(out, after):
 
 
 @njit(cache=True)
-def _roll(out, data, rng):
+def roll_dice(rng):
     d1 = randint(rng, 6) + 1
     d2 = randint(rng, 6) + 1
-    dice = d1 + d2
+    return d1 + d2
+
+
+@njit(cache=True)
+def _roll(out, data, rng):
+    resolve_roll(out, data, roll_dice(rng))
+
+
+@njit(cache=True)
+def resolve_roll(out, data, dice):
+    """Production, or on a 7 the discards and the robber (a scenario acts between the dice
+    and this)."""
     out[DICE] = dice
     if dice != 7:
         produce(out, data, dice)

@@ -1,0 +1,58 @@
+"""The Great Wall bots: random (code 0), greedy (code 1, strategies/catan_great_wall/greedy.py)
+and the shared search bot (code 2, strategies/search.py) rolling out greedy from re-dealt hidden
+cards (the other hands and unplayed development cards: the base game's ``determinize``).
+
+Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> action`` and
+reads only what ``seat`` may know.
+"""
+
+from numba import njit
+
+from sim.core.registry import BotDecl
+from sim.core.rng import randint
+from sim.games.catan_great_wall.rules import (
+    current_player,
+    determinize,
+    is_over,
+    legal_actions,
+    scores,
+    step,
+)
+from strategies.catan_great_wall.greedy import GREEDY_PARAMS, greedy_action
+from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl
+
+RANDOM_CODE, GREEDY_CODE = 0, 1
+
+RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal atomic actions")
+GREEDY_DECL = BotDecl(
+    "greedy",
+    GREEDY_CODE,
+    "the base game's one-step values, aware of the wall: raises its wall by the threat on its "
+    "battlefield, avoids hexes holding riders, Knights remove riders from its hexes and steer "
+    "riders away from its wall",
+    GREEDY_PARAMS,
+)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4)
+BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
+
+
+@njit(cache=True)
+def random_action(state, data, seat, params, rng, buf):
+    """Uniform over the legal actions, drawn from the seat's own stream."""
+    n = legal_actions(state, data, buf)
+    return buf[randint(rng, n)]
+
+
+search_action = make_search_bot(
+    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+)
+
+
+@njit(cache=True)
+def choose_action(state, data, seat, code, params, rng, buf):
+    """Dispatch on the seat's bot code."""
+    if code == GREEDY_CODE:
+        return greedy_action(state, data, seat, params, rng, buf)
+    if code == SEARCH_CODE:
+        return search_action(state, data, seat, params, rng, buf)
+    return random_action(state, data, seat, params, rng, buf)
