@@ -8,12 +8,18 @@ the Knights and road lengths (and each road length its recount); the VP equal a 
 the board; the fast road enumeration equals the plain rule; a VP-target end has the active
 player at the target. ``transition_check``: a building or road never leaves the board, and a
 city stays its owner's. ``checked`` is the compiled checked loop (sim/core/check.py).
+
+The two costly parts, each seat's longest road recount and the road enumeration check, read
+only the owners of the vertices and edges (``road_recount``). The checked loop redoes them only
+after a step that changed one of those cells (``board_same``; a few steps in ten), and otherwise
+compares the state with the results kept from the last change: the checks are the same, since
+the same board gives the same recount. ``state_check`` does both parts on any state.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.catan import params as P
 from sim.games.catan import state as S
@@ -69,8 +75,60 @@ N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
 
 
 @njit(cache=True)
+def road_recount(s, data, lengths, listed):
+    """The part of the validator that reads only the board (``V_OWNER``, ``E_OWNER``): each
+    seat's longest road recounted into ``lengths``, and whether the fast road enumeration lists
+    exactly the edges the plain rule allows (``listed``: scratch of ``MAX_ACTIONS``)."""
+    n = s[S.NP]
+    enumeration_right = True
+    for p in range(n):
+        roads = 0
+        for e in range(data[P.G_N_EDGE]):
+            if s[S.E_OWNER + e] == p:
+                roads += 1
+        # more roads than any supply holds breaks "pieces match the supply" first; the search
+        # stack of road_length is sized for the supply, so it is not run on such a state
+        lengths[p] = road_length(s, data, p) if roads <= S.MAX_ROADS else -1
+        if enumeration_right:
+            k = road_edges(s, data, p, listed, 0, False)
+            allowed = 0
+            for e in range(data[P.G_N_EDGE]):
+                if road_ok(s, data, p, e):
+                    allowed += 1
+            if k != allowed:
+                enumeration_right = False
+            for i in range(k):
+                if not road_ok(s, data, p, listed[i] - S.A_ROAD):
+                    enumeration_right = False
+    return enumeration_right
+
+
+@njit(cache=True)
+def board_same(a, b):
+    """True if ``a`` and ``b`` have the same building and road owners (what ``road_recount``
+    reads)."""
+    for i in range(S.V_OWNER, S.V_OWNER + S.MAX_V):
+        if a[i] != b[i]:
+            return False
+    for i in range(S.E_OWNER, S.E_OWNER + S.MAX_E):  # noqa: SIM110  (numba: plain loop)
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    enumeration_right = road_recount(s, data, lengths, listed)
+    return ledger_check(s, data, lengths, enumeration_right)
+
+
+@njit(cache=True)
+def ledger_check(s, data, lengths, enumeration_right):
+    """``state_check`` given the results of ``road_recount`` on ``s``'s board (the same
+    invariants, in the same order)."""
     r = data
     n = s[S.NP]
     for i in range(S.HAND, S.HAND + S.MAX_PLAYERS * S.N_RES):
@@ -90,20 +148,25 @@ def state_check(s, data):
             k += s[S.HAND + p * S.N_RES + res]
         if k != s[S.HAND_N + p]:
             return E_COUNTERS
-    # pieces
+    # pieces (one pass over the board, counted per seat)
+    roads_of = np.zeros(S.MAX_PLAYERS, np.int64)
+    settl_of = np.zeros(S.MAX_PLAYERS, np.int64)
+    cities_of = np.zeros(S.MAX_PLAYERS, np.int64)
+    for e in range(r[P.G_N_EDGE]):
+        o = s[S.E_OWNER + e]
+        if 0 <= o < n:
+            roads_of[o] += 1
+    for v in range(r[P.G_N_VERT]):
+        o = s[S.V_OWNER + v]
+        if 0 <= o < n:
+            if s[S.V_CITY + v]:
+                cities_of[o] += 1
+            else:
+                settl_of[o] += 1
     for p in range(n):
-        roads = 0
-        for e in range(r[P.G_N_EDGE]):
-            if s[S.E_OWNER + e] == p:
-                roads += 1
-        settl = 0
-        cities = 0
-        for v in range(r[P.G_N_VERT]):
-            if s[S.V_OWNER + v] == p:
-                if s[S.V_CITY + v]:
-                    cities += 1
-                else:
-                    settl += 1
+        roads = roads_of[p]
+        settl = settl_of[p]
+        cities = cities_of[p]
         if (
             s[S.ROADS_LEFT + p] < 0
             or s[S.SETTLE_LEFT + p] < 0
@@ -124,7 +187,7 @@ def state_check(s, data):
             vp += r[P.G_LA_VP]
         if vp != victory_points(s, data, p):
             return E_VP
-        if s[S.ROAD_LEN + p] != road_length(s, data, p):
+        if s[S.ROAD_LEN + p] != lengths[p]:
             return E_ROAD_LEN
     # distance rule
     for v in range(r[P.G_N_VERT]):
@@ -191,18 +254,8 @@ def state_check(s, data):
     if lr < 0 and best >= r[P.G_LR_MIN] and n_best == 1:
         return E_ROAD_HOLDER
     # the fast road enumeration lists exactly the edges the plain rule allows, once each
-    listed = np.zeros(S.MAX_ACTIONS, np.int32)
-    for p in range(n):
-        k = road_edges(s, data, p, listed, 0, False)
-        allowed = 0
-        for e in range(r[P.G_N_EDGE]):
-            if road_ok(s, data, p, e):
-                allowed += 1
-        if k != allowed:
-            return E_ROAD_SET
-        for i in range(k):
-            if not road_ok(s, data, p, listed[i] - S.A_ROAD):
-                return E_ROAD_SET
+    if not enumeration_right:
+        return E_ROAD_SET
     # a VP-target end: the active player reached the target on his own turn
     if s[S.OVER] and s[S.REASON] == S.R_VP_TARGET:
         w = s[S.WINNER]
@@ -255,13 +308,16 @@ def checked_kernel(
     before = np.zeros(S.STATE_LEN, np.int32)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
     legal = np.zeros(S.MAX_ACTIONS, np.int32)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # road_recount of a's board
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        code = state_check(a, data)
+        enumeration_right = road_recount(a, data, lengths, listed)
+        code = ledger_check(a, data, lengths, enumeration_right)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0
         while err == 0 and not is_over(a):
@@ -295,7 +351,9 @@ def checked_kernel(
             if err == 0:
                 code = transition_check(a, b, data)
                 if code == 0:
-                    code = state_check(b, data)
+                    if not board_same(a, b):
+                        enumeration_right = road_recount(b, data, lengths, listed)
+                    code = ledger_check(b, data, lengths, enumeration_right)
                 if code != 0:
                     err = GAME_BASE + code
             a, b = b, a
@@ -305,8 +363,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == S.R_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:
