@@ -26,7 +26,13 @@ from sim.core.results import ChunkResult
 from sim.core.rng import derive_game_seeds, seed_streams
 from sim.games.catan import state as S
 from sim.games.catan.decisions import DECISION_KINDS
-from sim.games.catan.invariants import INVARIANTS, board_same, checked_kernel, state_check
+from sim.games.catan.invariants import (
+    INVARIANTS,
+    board_changes,
+    board_recount,
+    checked_kernel,
+    state_check,
+)
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel
 from sim.games.catan.rules import (
     current_player,
@@ -194,7 +200,7 @@ def test_road_length_kernel_equals_brute_force_on_random_networks(edges, blocker
 
 def replay_states(players, seed, n_steps):
     """The states after steps 1..n_steps of game ``seed`` (random bots, as ``menhir check``
-    plays it), each with whether its step changed the board (``board_same``)."""
+    plays it), each with whether its step changed the board (``board_changes``)."""
     data = data_for(players)
     params = np.zeros((players, 1), np.float64)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
@@ -208,7 +214,8 @@ def replay_states(players, seed, n_steps):
         act = choose_action(a, data, seat, 0, params[seat], streams[1 + seat], buf)
         out = np.zeros(S.STATE_LEN, np.int32)
         step(a, np.int32(act), data, streams[0], out)
-        states.append((out, not board_same(a, out)))
+        seats = np.zeros(S.MAX_PLAYERS, np.int64)
+        states.append((out, board_changes(a, out, data, seats)))
         a = out
     return data, states
 
@@ -271,3 +278,67 @@ def test_the_checked_loop_recounts_on_few_steps():
     _, states = replay_states(4, SEED, 600)
     changed = sum(c for _, c in states)
     assert 10 < changed < 0.2 * len(states)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_kept_board_results_equal_a_full_recount_after_every_step(players):
+    """What the checked loop keeps (recounted after a board change, the longest road only for
+    the seats the change may concern) equals a full recount of every seat, at every step of
+    whole random games."""
+    data = data_for(players)
+    seats = np.zeros(S.MAX_PLAYERS, np.int64)
+    kept = np.zeros(S.MAX_PLAYERS, np.int64)
+    kept_flags = np.zeros(3, np.int64)
+    full = np.zeros(S.MAX_PLAYERS, np.int64)
+    full_flags = np.zeros(3, np.int64)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    params = np.zeros((players, 1), np.float64)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    partial = 0
+    for seed in derive_game_seeds(5, players, np.arange(4)):
+        streams = np.zeros((1 + players, 4), np.uint64)
+        seed_streams(streams, seed)
+        a = np.zeros(S.STATE_LEN, np.int32)
+        init_state(data, players, streams[0], a)
+        seats[:] = 1
+        board_recount(a, data, seats, kept, kept_flags, listed)
+        while not is_over(a):
+            seat = current_player(a)
+            act = int(choose_action(a, data, seat, 0, params[seat], streams[1 + seat], buf))
+            b = np.zeros(S.STATE_LEN, np.int32)
+            step(a, np.int32(act), data, streams[0], b)
+            seats[:] = 0
+            if board_changes(a, b, data, seats):
+                partial += int(seats[:players].sum() < players)
+                board_recount(b, data, seats, kept, kept_flags, listed)
+            seats[:] = 1
+            board_recount(b, data, seats, full, full_flags, listed)
+            assert (kept[:players] == full[:players]).all() and (kept_flags == full_flags).all()
+            assert (full[:players] == b[S.ROAD_LEN : S.ROAD_LEN + players]).all()
+            a = b
+    assert partial > 20  # road steps recounted one seat only
+
+
+def test_a_road_length_kept_for_another_seat_is_still_compared():
+    """After a step that placed one seat's road, the other seats' lengths come from the kept
+    recount; a corrupted counter of one of them is caught."""
+    data, states = replay_states(4, SEED, 200)
+    prev = None
+    for k, (s, changed) in enumerate(states, 1):
+        if k > 40 and changed and prev is not None:
+            moved = np.flatnonzero(
+                prev[S.E_OWNER : S.E_OWNER + 72] != s[S.E_OWNER : S.E_OWNER + 72]
+            )
+            same_buildings = (
+                prev[S.V_OWNER : S.V_OWNER + 54] == s[S.V_OWNER : S.V_OWNER + 54]
+            ).all()
+            if moved.size == 1 and same_buildings:
+                builder = s[S.E_OWNER + moved[0]]
+                other = next(q for q in range(4) if q != builder and s[S.ROAD_LEN + q] > 0)
+                break
+        prev = s
+    cell = S.ROAD_LEN + other
+    bad = s.copy()
+    bad[cell] += 1
+    assert INVARIANTS[state_check(bad, data) - 1] == "road length counter right"
+    assert corrupted_verdict(4, SEED, k, cell, 1) == (SEED, k, "road length counter right")
