@@ -49,6 +49,8 @@ golden: $(STAMP)
 
 # Checked mode (menhir check): SOAK_GAMES random-bot games per engine, split evenly over its
 # player counts, every invariant asserted after every step (compiled loop), on JOBS cores.
+# Fails if any check exits 1: a violation, or more than 0.1% of the games ended at the safety
+# cap (capped games are reported on their own line, not as violations; menhir check --help).
 # Every engine runs; the target fails if any reported a violation (its replay command is printed).
 soak: $(STAMP)
 	@status=0; \

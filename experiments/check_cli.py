@@ -2,6 +2,8 @@
 
 Prints, per invariant, the number of checks and of violations; on a violation, the seed and step
 of the first one and the ``menhir play ... --trace`` command that replays that game, and exits 1.
+Games that ended at the safety cap are counted on their own line (not violations; see
+sim/core/check.py); more of them than ``--max-capped`` percent also exits 1.
 """
 
 from __future__ import annotations
@@ -39,11 +41,28 @@ class CheckUsageError(click.ClickException):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Steps after which a game counts as not ending (default 200000).")  # fmt: skip
+@click.option("--max-capped", type=click.FloatRange(min=0, max=100), default=None,
+              metavar="PERCENT",
+              help="Games that may end at the safety cap, in percent of the games, before the "
+              "check fails (default 0.1). A capped game is not a violation.")  # fmt: skip
 @click.option("--progress/--no-progress", default=True, help="Progress bar on a terminal.")
-def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, progress):
-    """Play GAME with every invariant asserted after every step; exit 1 on a violation."""
+def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, max_capped, progress):
+    """Play GAME with every invariant asserted after every step.
+
+    \b
+    Exit 0: no violation, and at most --max-capped percent of the games ended
+            at the safety cap;
+    exit 1: a violation (its seed, step and replay command are printed), or
+            more capped games than that;
+    exit 2: a usage error.
+
+    A game that ends at its safety cap (turn_cap in the results) broke no
+    rule: the rules score it. It is counted on its own line, with the first
+    such seed and its replay command. A game still running after --max-steps
+    steps is a violation.
+    """
     from experiments.progress import Progress
-    from sim.core.check import MAX_STEPS, check_games, invariants_module
+    from sim.core.check import MAX_CAPPED_PERCENT, MAX_STEPS, check_games, invariants_module
 
     if game not in GAME_MODULES:
         raise CheckUsageError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
@@ -64,7 +83,8 @@ def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, pro
         progress=bar.advance,
     )
     bar.close()
-    for line in report.lines():
+    allowed = MAX_CAPPED_PERCENT if max_capped is None else max_capped
+    for line in report.lines(allowed):
         click.echo(line)
-    if report.violations:
+    if report.violations or report.too_many_capped(allowed):
         raise SystemExit(VIOLATION_EXIT)

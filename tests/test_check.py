@@ -5,6 +5,7 @@ command that works."""
 import functools
 import shlex
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -47,6 +48,7 @@ def test_a_sample_of_checked_games_is_clean(game):
     for name in invariant_names(game)[1:]:
         assert name in result.output
     assert "replay" not in result.output
+    assert "ended at the safety cap (not a violation): 0 of 30 games (0%), within" in result.output
 
 
 @pytest.mark.parametrize(
@@ -130,3 +132,77 @@ def test_user_errors_exit_2():
     assert result.exit_code == 2 and "unknown game" in result.output
     result = runner.invoke(cli, ["check", "celtae", "--set", "no_such_lever=1"])
     assert result.exit_code == 2 and "no_such_lever" in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# Games that end at the safety cap: counted on their own line, never as violations
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_games_ended_at_the_safety_cap_are_counted_apart(game):
+    setup = make_setup(game, PLAYERS[game], {"safety_cap_rounds": 3}, "random")
+    report = check_games(setup, 6, seed=20, chunk=4)
+    assert report.violations == 0 and report.first() is None, report.lines()
+    assert report.capped == 6 and report.first_capped()[0] == 20
+    assert report.counts[check_mod.C_CAPPED].tolist() == [6, 6]
+    assert report.counts[check_mod.C_ENDS].tolist() == [6, 0]  # each ended: no violation
+    assert report.counts[check_mod.C_SCORE].tolist() == [6, 0]  # and was scored right
+    text = "\n".join(report.lines())
+    assert "6 of 6 games (100%), above the 0.1% allowed" in text
+    assert "first capped game: seed 20" in text and "first violation" not in text
+    assert f"replay: {replay_command(setup, 20)}" in text
+    assert "--set safety_cap_rounds=3" in replay_command(setup, 20)
+
+
+def test_the_command_fails_only_above_the_allowed_share_of_capped_games():
+    runner = CliRunner()
+    args = ["check", "catan", "--players", "3", "--games", "4", "--seed", "7", "--no-progress"]
+    args += ["--set", "safety_cap_rounds=3"]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert "0 with a violation" in result.output and "first violation" not in result.output
+    assert "4 of 4 games (100%), above the 0.1% allowed" in result.output
+    assert "first capped game: seed 7" in result.output
+    result = runner.invoke(cli, [*args, "--max-capped", "100"])
+    assert result.exit_code == 0, result.output
+    assert "4 of 4 games (100%), within the 100% allowed" in result.output
+    result = runner.invoke(cli, [*args, "--max-capped", "101"])
+    assert result.exit_code == 2 and "--max-capped" in result.output
+
+
+def test_a_share_of_capped_games_within_the_limit_passes():
+    """1 capped game in 1,000 is 0.1%: within the default limit, above a lower one; a capped
+    game is not a violation, and a violation is not a capped game."""
+    setup = make_setup("catan", 3, {}, "random")
+    names = invariant_names("catan")
+    codes = np.zeros(1000, np.int64)
+    codes[[10, 20]] = check_mod.C_CAPPED, check_mod.C_LEGAL
+    report = check_mod.CheckReport(
+        setup, names, np.arange(5, 1005, dtype=np.uint64), codes, np.full(1000, 9, np.int64),
+        np.zeros((len(names), 2), np.int64),
+    )  # fmt: skip
+    assert report.capped == 1 and report.violations == 1
+    assert report.first_capped() == (15, 9) and report.first() == (25, 9, names[2])
+    assert not report.too_many_capped() and report.too_many_capped(0.09)
+    assert "1 of 1,000 games (0.1%), within the 0.1% allowed" in "\n".join(report.lines())
+
+
+def test_a_game_past_max_steps_is_a_violation():
+    result = CliRunner().invoke(
+        cli, ["check", "catan", "--players", "4", "--games", "2", "--max-steps", "50",
+              "--no-progress"],
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    name = check_mod.GENERIC[check_mod.C_ENDS - 1]
+    assert "2 with a violation" in result.output
+    assert f"first violation: seed 0, step 50: {name}" in result.output
+    assert "ended at the safety cap (not a violation): 0 of 2 games" in result.output
+
+
+def test_check_help_states_the_capped_games_rule():
+    result = CliRunner().invoke(cli, ["check", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "--max-capped PERCENT" in text and "(default 0.1)" in text
+    assert "safety cap" in text and "broke no rule" in text

@@ -8,12 +8,20 @@ the Knights and road lengths (and each road length its recount); the VP equal a 
 the board; the fast road enumeration equals the plain rule; a VP-target end has the active
 player at the target. ``transition_check``: a building or road never leaves the board, and a
 city stays its owner's. ``checked`` is the compiled checked loop (sim/core/check.py).
+
+The costly checks read only the owners of the vertices and edges (``board_recount``): each
+seat's longest road recount, the road enumeration, the distance rule and the roads' connection.
+The checked loop redoes them only after a step that changed one of those cells
+(``board_changes``: about 1 step in 20 in random games), the longest road only for the seats it
+may concern, and otherwise compares the state with the results kept from the last change: the
+checks are the same, since the same board gives the same results. ``state_check`` does both
+parts on any state.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.catan import params as P
 from sim.games.catan import state as S
@@ -68,9 +76,113 @@ OK = 0
 N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
 
 
+# What ``board_recount`` finds (``flags``), kept by the checked loop until the board changes
+F_ENUMERATION, F_DISTANCE, F_CONNECTED = range(3)
+
+
+@njit(cache=True)
+def board_recount(s, data, seats, lengths, flags, listed):
+    """The part of the validator that reads only the board (``NP``, ``V_OWNER``, ``E_OWNER``):
+    the longest road of each seat ``p`` with ``seats[p]`` set recounted into ``lengths[p]``;
+    ``flags``: the fast road enumeration lists exactly the edges the plain rule allows (every
+    seat), the distance rule holds, every road touches its owner's network (``listed``:
+    scratch of ``MAX_ACTIONS``)."""
+    n = s[S.NP]
+    enumeration_right = True
+    for p in range(n):
+        if seats[p]:
+            roads = 0
+            for e in range(data[P.G_N_EDGE]):
+                if s[S.E_OWNER + e] == p:
+                    roads += 1
+            # more roads than any supply holds breaks "pieces match the supply" first; the
+            # search stack of road_length is sized for the supply: not run on such a state
+            lengths[p] = road_length(s, data, p) if roads <= S.MAX_ROADS else -1
+        if enumeration_right:
+            k = road_edges(s, data, p, listed, 0, False)
+            allowed = 0
+            for e in range(data[P.G_N_EDGE]):
+                if road_ok(s, data, p, e):
+                    allowed += 1
+            if k != allowed:
+                enumeration_right = False
+            for i in range(k):
+                if not road_ok(s, data, p, listed[i] - S.A_ROAD):
+                    enumeration_right = False
+    flags[F_ENUMERATION] = enumeration_right
+    # distance rule
+    distance_right = True
+    for v in range(data[P.G_N_VERT]):
+        if s[S.V_OWNER + v] < 0:
+            continue
+        for k in range(3):
+            w = data[P.D_VERTEX_VERTICES + 3 * v + k]
+            if w >= 0 and s[S.V_OWNER + w] >= 0:
+                distance_right = False
+    flags[F_DISTANCE] = distance_right
+    # every road touches its owner's building, or its owner's road at a vertex it may pass
+    connected = True
+    for e in range(data[P.G_N_EDGE]):
+        p = s[S.E_OWNER + e]
+        if p < 0:
+            continue
+        ok = False
+        for j in range(2):
+            v = data[P.D_EDGE_VERTICES + 2 * e + j]
+            if s[S.V_OWNER + v] == p:
+                ok = True
+            for k in range(3):
+                f = data[P.D_VERTEX_EDGES + 3 * v + k]
+                if f >= 0 and f != e and s[S.E_OWNER + f] == p:
+                    ok = True
+        if not ok:
+            connected = False
+    flags[F_CONNECTED] = connected
+
+
+@njit(cache=True)
+def board_changes(a, b, data, seats):
+    """Did the step from ``a`` to ``b`` change what ``board_recount`` reads? Sets ``seats[p]``
+    for each seat whose longest road may differ: every seat if a building or the seat count
+    changed, else the old and new owner of each changed edge (a seat's recount reads only its
+    own roads and the buildings)."""
+    n = b[S.NP]
+    changed = a[S.NP] != n
+    for v in range(data[P.G_N_VERT]):
+        if a[S.V_OWNER + v] != b[S.V_OWNER + v]:
+            changed = True
+            break
+    if changed:
+        for p in range(S.MAX_PLAYERS):
+            seats[p] = 1
+        return True
+    for e in range(data[P.G_N_EDGE]):
+        before = a[S.E_OWNER + e]
+        after = b[S.E_OWNER + e]
+        if before != after:
+            changed = True
+            if 0 <= before < S.MAX_PLAYERS:
+                seats[before] = 1
+            if 0 <= after < S.MAX_PLAYERS:
+                seats[after] = 1
+    return changed
+
+
 @njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
+    seats = np.ones(S.MAX_PLAYERS, np.int64)
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)
+    flags = np.zeros(3, np.int64)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    board_recount(s, data, seats, lengths, flags, listed)
+    return ledger_check(s, data, lengths, flags)
+
+
+@njit(cache=True)
+def ledger_check(s, data, lengths, flags):
+    """``state_check`` given the results of ``board_recount`` on ``s``'s board (the same
+    invariants, in the same order)."""
     r = data
     n = s[S.NP]
     for i in range(S.HAND, S.HAND + S.MAX_PLAYERS * S.N_RES):
@@ -90,20 +202,20 @@ def state_check(s, data):
             k += s[S.HAND + p * S.N_RES + res]
         if k != s[S.HAND_N + p]:
             return E_COUNTERS
-    # pieces
+    # pieces (one pass over the board, counted per seat)
+    pieces_of = np.zeros((3, S.MAX_PLAYERS), np.int64)  # roads, settlements, cities
+    for e in range(r[P.G_N_EDGE]):
+        o = s[S.E_OWNER + e]
+        if 0 <= o < n:
+            pieces_of[0, o] += 1
+    for v in range(r[P.G_N_VERT]):
+        o = s[S.V_OWNER + v]
+        if 0 <= o < n:
+            pieces_of[2 if s[S.V_CITY + v] else 1, o] += 1
     for p in range(n):
-        roads = 0
-        for e in range(r[P.G_N_EDGE]):
-            if s[S.E_OWNER + e] == p:
-                roads += 1
-        settl = 0
-        cities = 0
-        for v in range(r[P.G_N_VERT]):
-            if s[S.V_OWNER + v] == p:
-                if s[S.V_CITY + v]:
-                    cities += 1
-                else:
-                    settl += 1
+        roads = pieces_of[0, p]
+        settl = pieces_of[1, p]
+        cities = pieces_of[2, p]
         if (
             s[S.ROADS_LEFT + p] < 0
             or s[S.SETTLE_LEFT + p] < 0
@@ -126,32 +238,12 @@ def state_check(s, data):
             vp += s[r[P.G_EXTRA_VP] + p]
         if vp != victory_points(s, data, p):
             return E_VP
-        if s[S.ROAD_LEN + p] != road_length(s, data, p):
+        if s[S.ROAD_LEN + p] != lengths[p]:
             return E_ROAD_LEN
-    # distance rule
-    for v in range(r[P.G_N_VERT]):
-        if s[S.V_OWNER + v] < 0:
-            continue
-        for k in range(3):
-            w = data[P.D_VERTEX_VERTICES + 3 * v + k]
-            if w >= 0 and s[S.V_OWNER + w] >= 0:
-                return E_DISTANCE
-    # every road touches its owner's building, or its owner's road at a vertex it may pass
-    for e in range(r[P.G_N_EDGE]):
-        p = s[S.E_OWNER + e]
-        if p < 0:
-            continue
-        ok = False
-        for j in range(2):
-            v = data[P.D_EDGE_VERTICES + 2 * e + j]
-            if s[S.V_OWNER + v] == p:
-                ok = True
-            for k in range(3):
-                f = data[P.D_VERTEX_EDGES + 3 * v + k]
-                if f >= 0 and f != e and s[S.E_OWNER + f] == p:
-                    ok = True
-        if not ok:
-            return E_ROAD_LOOSE
+    if not flags[F_DISTANCE]:
+        return E_DISTANCE
+    if not flags[F_CONNECTED]:
+        return E_ROAD_LOOSE
     # development cards: each in the deck, a hand (bought this turn or before) or played
     deck_n = 0
     for d in range(S.N_DEV):
@@ -193,18 +285,8 @@ def state_check(s, data):
     if lr < 0 and best >= r[P.G_LR_MIN] and n_best == 1:
         return E_ROAD_HOLDER
     # the fast road enumeration lists exactly the edges the plain rule allows, once each
-    listed = np.zeros(S.MAX_ACTIONS, np.int32)
-    for p in range(n):
-        k = road_edges(s, data, p, listed, 0, False)
-        allowed = 0
-        for e in range(r[P.G_N_EDGE]):
-            if road_ok(s, data, p, e):
-                allowed += 1
-        if k != allowed:
-            return E_ROAD_SET
-        for i in range(k):
-            if not road_ok(s, data, p, listed[i] - S.A_ROAD):
-                return E_ROAD_SET
+    if not flags[F_ENUMERATION]:
+        return E_ROAD_SET
     # a VP-target end: the active player reached the target on his own turn
     if s[S.OVER] and s[S.REASON] == S.R_VP_TARGET:
         w = s[S.WINNER]
@@ -257,13 +339,19 @@ def checked_kernel(
     before = np.zeros(S.STATE_LEN, np.int32)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
     legal = np.zeros(S.MAX_ACTIONS, np.int32)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    seats = np.zeros(S.MAX_PLAYERS, np.int64)
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # board_recount of a's board
+    flags = np.zeros(3, np.int64)
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        code = state_check(a, data)
+        seats[:] = 1
+        board_recount(a, data, seats, lengths, flags, listed)
+        code = ledger_check(a, data, lengths, flags)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0
         while err == 0 and not is_over(a):
@@ -297,7 +385,10 @@ def checked_kernel(
             if err == 0:
                 code = transition_check(a, b, data)
                 if code == 0:
-                    code = state_check(b, data)
+                    seats[:] = 0
+                    if board_changes(a, b, data, seats):
+                        board_recount(b, data, seats, lengths, flags, listed)
+                    code = ledger_check(b, data, lengths, flags)
                 if code != 0:
                     err = GAME_BASE + code
             a, b = b, a
@@ -307,8 +398,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == S.R_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:

@@ -9,7 +9,7 @@ markers used so far); carried tokens agree with their counter and the carrying c
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.params import (
@@ -173,8 +173,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == S.END_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:

@@ -20,12 +20,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.core.check import C_ENDS, NO_CORRUPTION, invariant_names
+from sim.core.check import C_CAPPED, NO_CORRUPTION, check_games, invariant_names
+from sim.core.registry import make_setup
 from sim.core.results import ChunkResult
 from sim.core.rng import derive_game_seeds, seed_streams
 from sim.games.catan import state as S
 from sim.games.catan.decisions import DECISION_KINDS
-from sim.games.catan.invariants import checked_kernel
+from sim.games.catan.invariants import (
+    INVARIANTS,
+    board_changes,
+    board_recount,
+    checked_kernel,
+    state_check,
+)
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel
 from sim.games.catan.rules import (
     current_player,
@@ -60,8 +67,8 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
     )  # fmt: skip
     reasons[:] = result.end_reason
     rounds[:] = result.rounds
-    capped = (errors == C_ENDS) & (reasons == S.R_TURN_CAP) & (steps < MAX_STEPS)
-    errors[capped] = 0
+    assert ((errors == C_CAPPED) == (reasons == S.R_TURN_CAP)).all()
+    errors[errors == C_CAPPED] = 0
 
 
 def _run(players, n_games, root=7, **overrides):
@@ -184,3 +191,154 @@ def test_road_length_kernel_equals_brute_force_on_random_networks(edges, blocker
     for v in blockers:
         s[S.V_OWNER + v] = 1 + v % 3
     assert road_length(s, data, 0) == brute_longest(s, b, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checked loop recounts roads only after a step that changed the board: still as strong
+# ---------------------------------------------------------------------------------------------
+
+
+def replay_states(players, seed, n_steps):
+    """The states after steps 1..n_steps of game ``seed`` (random bots, as ``menhir check``
+    plays it), each with whether its step changed the board (``board_changes``)."""
+    data = data_for(players)
+    params = np.zeros((players, 1), np.float64)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    streams = np.zeros((1 + players, 4), np.uint64)
+    seed_streams(streams, np.uint64(seed))
+    a = np.zeros(S.STATE_LEN, np.int32)
+    init_state(data, players, streams[0], a)
+    states = []
+    for _ in range(n_steps):
+        seat = current_player(a)
+        act = choose_action(a, data, seat, 0, params[seat], streams[1 + seat], buf)
+        out = np.zeros(S.STATE_LEN, np.int32)
+        step(a, np.int32(act), data, streams[0], out)
+        seats = np.zeros(S.MAX_PLAYERS, np.int64)
+        states.append((out, board_changes(a, out, data, seats)))
+        a = out
+    return data, states
+
+
+def corrupted_verdict(players, seed, at_step, index, delta):
+    report = check_games(
+        make_setup("catan", players, {}, "random"), 3, seed=seed - 1, chunk=3,
+        corrupt=(1, at_step, index, delta),
+    )  # fmt: skip
+    return report.first()
+
+
+SEED = 4242
+
+
+@pytest.mark.parametrize(
+    "cell, delta, name",
+    [
+        (S.ROAD_LEN + 1, 1, "road length counter right"),
+        (S.ROAD_LEN + 2, -1, "road length counter right"),
+        (S.LR_HOLDER, 1, "longest road holder right"),
+    ],
+)
+def test_a_corrupted_road_field_is_caught_between_board_changes(cell, delta, name):
+    """A step that builds nothing keeps the recount of the last change; a road field corrupted
+    after such a step is still caught, as the full validator catches it."""
+    data, states = replay_states(4, SEED, 120)
+    quiet = [k for k, (s, changed) in enumerate(states, 1) if k > 40 and not changed]
+    at = quiet[0]
+    s = states[at - 1][0].copy()
+    assert s[S.ROAD_LEN + 1] > 0 and s[S.ROAD_LEN + 2] > 0 and s[S.LR_HOLDER] == -1
+    s[cell] += delta
+    assert INVARIANTS[state_check(s, data) - 1] == name
+    assert corrupted_verdict(4, SEED, at, cell, delta) == (SEED, at, name)
+
+
+@pytest.mark.parametrize(
+    "cell, delta, name",
+    [
+        (S.ROAD_LEN, 1, "road length counter right"),
+        (S.E_OWNER, 0, "pieces match the supply, within the limits"),  # a road from nowhere
+    ],
+)
+def test_a_corrupted_road_field_is_caught_after_a_board_change(cell, delta, name):
+    data, states = replay_states(4, SEED, 120)
+    built = [k for k, (s, changed) in enumerate(states, 1) if k > 40 and changed]
+    at = built[0]
+    s = states[at - 1][0]
+    if cell == S.E_OWNER:  # the first empty edge, given to seat 0
+        cell = S.E_OWNER + int(np.flatnonzero(s[S.E_OWNER : S.E_OWNER + 72] == -1)[0])
+        delta = 1
+    bad = s.copy()
+    bad[cell] += delta
+    assert INVARIANTS[state_check(bad, data) - 1] == name
+    assert corrupted_verdict(4, SEED, at, cell, delta) == (SEED, at, name)
+
+
+def test_the_checked_loop_recounts_on_few_steps():
+    """The saving is real: most steps of a random game change no building or road."""
+    _, states = replay_states(4, SEED, 600)
+    changed = sum(c for _, c in states)
+    assert 10 < changed < 0.2 * len(states)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_kept_board_results_equal_a_full_recount_after_every_step(players):
+    """What the checked loop keeps (recounted after a board change, the longest road only for
+    the seats the change may concern) equals a full recount of every seat, at every step of
+    whole random games."""
+    data = data_for(players)
+    seats = np.zeros(S.MAX_PLAYERS, np.int64)
+    kept = np.zeros(S.MAX_PLAYERS, np.int64)
+    kept_flags = np.zeros(3, np.int64)
+    full = np.zeros(S.MAX_PLAYERS, np.int64)
+    full_flags = np.zeros(3, np.int64)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    params = np.zeros((players, 1), np.float64)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    partial = 0
+    for seed in derive_game_seeds(5, players, np.arange(4)):
+        streams = np.zeros((1 + players, 4), np.uint64)
+        seed_streams(streams, seed)
+        a = np.zeros(S.STATE_LEN, np.int32)
+        init_state(data, players, streams[0], a)
+        seats[:] = 1
+        board_recount(a, data, seats, kept, kept_flags, listed)
+        while not is_over(a):
+            seat = current_player(a)
+            act = int(choose_action(a, data, seat, 0, params[seat], streams[1 + seat], buf))
+            b = np.zeros(S.STATE_LEN, np.int32)
+            step(a, np.int32(act), data, streams[0], b)
+            seats[:] = 0
+            if board_changes(a, b, data, seats):
+                partial += int(seats[:players].sum() < players)
+                board_recount(b, data, seats, kept, kept_flags, listed)
+            seats[:] = 1
+            board_recount(b, data, seats, full, full_flags, listed)
+            assert (kept[:players] == full[:players]).all() and (kept_flags == full_flags).all()
+            assert (full[:players] == b[S.ROAD_LEN : S.ROAD_LEN + players]).all()
+            a = b
+    assert partial > 20  # road steps recounted one seat only
+
+
+def test_a_road_length_kept_for_another_seat_is_still_compared():
+    """After a step that placed one seat's road, the other seats' lengths come from the kept
+    recount; a corrupted counter of one of them is caught."""
+    data, states = replay_states(4, SEED, 200)
+    prev = None
+    for k, (s, changed) in enumerate(states, 1):
+        if k > 40 and changed and prev is not None:
+            moved = np.flatnonzero(
+                prev[S.E_OWNER : S.E_OWNER + 72] != s[S.E_OWNER : S.E_OWNER + 72]
+            )
+            same_buildings = (
+                prev[S.V_OWNER : S.V_OWNER + 54] == s[S.V_OWNER : S.V_OWNER + 54]
+            ).all()
+            if moved.size == 1 and same_buildings:
+                builder = s[S.E_OWNER + moved[0]]
+                other = next(q for q in range(4) if q != builder and s[S.ROAD_LEN + q] > 0)
+                break
+        prev = s
+    cell = S.ROAD_LEN + other
+    bad = s.copy()
+    bad[cell] += 1
+    assert INVARIANTS[state_check(bad, data) - 1] == "road length counter right"
+    assert corrupted_verdict(4, SEED, k, cell, 1) == (SEED, k, "road length counter right")
