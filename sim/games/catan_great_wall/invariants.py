@@ -17,7 +17,7 @@ drops except by a breach (the breach counter goes up), and the counter never goe
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.catan import invariants as base_inv
 from sim.games.catan import state as S
@@ -257,8 +257,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == S.R_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:

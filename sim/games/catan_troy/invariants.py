@@ -16,7 +16,7 @@ and a marker never moves back. ``checked`` is the compiled checked loop (sim/cor
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.catan import state as S
 from sim.games.catan.invariants import INVARIANTS as BASE_INVARIANTS
@@ -325,8 +325,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == T.R_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:
