@@ -74,7 +74,8 @@ STOP = "stop"
 
 
 def _kind_names() -> list[str]:
-    return [*resource_names(), "Roman", "cycle", "orders", "Romanisation"]
+    return [*resource_names(), "Roman", "cycle", "orders", "Romanisation", "druid", "crystal",
+            "gold", "bread", "ring", "elixir"]  # fmt: skip
 
 
 def describe_action(state: np.ndarray, action: int) -> str:
@@ -789,7 +790,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     res = ChunkResult.empty(1, setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.actions[0] = counts
     write_results(a, data, 0, res.rounds, res.turns, res.end_reason, res.score,
-                  res.components, res.role)  # fmt: skip
+                  res.components, res.role, res.extras)  # fmt: skip
     lines += final_lines(a, data, res)
     scores = ", ".join(
         f"seat {s} {res.score[0, s]} ({res.components[0, s, 0]} VP + "
