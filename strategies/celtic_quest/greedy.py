@@ -74,6 +74,7 @@ from sim.games.celtic_trader.state import (
     A_PASS,
     A_SEC,
     A_SPOT,
+    ACTS,
     DELIVERED,
     MOVE_ENDED,
     MP,
@@ -98,6 +99,8 @@ from sim.games.celtic_trader.state import (
     T_ROMANISE,
 )
 from strategies.celtic_trader import greedy as trader_greedy
+
+MAX_TURN_ACTIONS = 60  # movement decisions in one turn beyond which the bot ends its movement
 
 
 @leaf
@@ -181,8 +184,8 @@ def _step_toward(state, data, buf, pos, target):
     par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
     q = buf[trader_greedy.SC_Q : trader_greedy.SC_Q + trader_greedy.Q_LEN]
     trader_greedy._bfs(state, data, pos, dist, par, q)
-    if dist[target] >= FAR or target == pos:
-        return -1
+    if dist[target] >= FAR or target == pos or state[MP] == 0:
+        return -1  # (with no MP left only free steps remain: Celtic Trader's plan takes them)
     node = target
     while par[node] != pos:
         node = par[node]
@@ -226,6 +229,8 @@ def _fetch_for_quest(state, data, seat, buf):
 @leaf
 def _move(state, data, seat, params, rng, buf):
     pos = state[PLAYERS + seat * PW + P_POS]
+    if state[ACTS] > MAX_TURN_ACTIONS:
+        return A_PASS  # a safety net: free (0 MP) moves never loop
     if _is_legal(state, data, buf, A_CRYSTAL):
         return A_CRYSTAL
     if _heading_home(state, data, seat):

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from sim.core.gamedata import compiled_for
 from sim.core.results import ChunkResult
 from sim.games.celtic_quest.compile import compile_quest, fixed_graph
 from sim.games.celtic_quest.decisions import DECISION_KINDS
@@ -32,23 +33,46 @@ def game_graph(setup, game_seed: int):
     columns = tuple(raw["game"]["demand_columns"])
     if setup.params["map_mode"] != "generated":
         return fixed_graph(columns)
+    return map_graph(setup, map_seed(setup, game_seed))
+
+
+def map_seed(setup, game_seed: int) -> int:
+    """The seed of the map a game plays: its own, or map k of the variant's pool."""
+    pool = setup.params["map_pool"]
+    return int(game_seed) % 2**64 if pool == 0 else int(game_seed) % pool
+
+
+def map_graph(setup, seed: int):
+    raw = setup.raw_data()
     cat = replace(load_catalogue(), unconnected_max=setup.params["unconnected_spots_max"])
-    built = generate_map(cat, map_rng(game_seed), setup.players)
-    return section_graph(cat, built.layout, columns)
+    built = generate_map(cat, map_rng(seed), setup.players)
+    return section_graph(cat, built.layout, tuple(raw["game"]["demand_columns"]))
+
+
+def _compile(setup, graph) -> np.ndarray:
+    return compile_quest(dict(setup.params), setup.raw_data(), setup.players, graph)
+
+
+def _pool(setup) -> list[np.ndarray]:
+    """The compiled data of every map of the variant's pool (built once per process)."""
+    return compiled_for(
+        setup,
+        lambda s: [_compile(s, map_graph(s, k)) for k in range(s.params["map_pool"])],
+    )
 
 
 def game_data(setup, seed: int) -> np.ndarray:
     """Compiled data of the game of ``setup`` with seed ``seed``."""
-    return compile_quest(
-        dict(setup.params), setup.raw_data(), setup.players, game_graph(setup, seed)
-    )
+    if setup.params["map_mode"] == "generated" and setup.params["map_pool"] > 0:
+        return _pool(setup)[map_seed(setup, seed)]
+    return _compile(setup, game_graph(setup, seed))
 
 
 def chunk_data(setup, seeds):
-    """``(first, stop, data)`` runs of a chunk's games that share their data (one per game on
-    generated maps, the whole chunk on the fixed map)."""
+    """``(first, stop, data)`` runs of a chunk's games that share their data (the whole chunk
+    on the fixed map, else one game at a time)."""
     if setup.params["map_mode"] != "generated":
-        yield 0, len(seeds), game_data(setup, 0)
+        yield 0, len(seeds), compiled_for(setup, lambda s: _compile(s, game_graph(s, 0)))
         return
     for g in range(len(seeds)):
         yield g, g + 1, game_data(setup, int(seeds[g]))
