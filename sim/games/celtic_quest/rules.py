@@ -417,6 +417,7 @@ def setup(data, n_players, fixed_destinies, rng, out):
         out[q + QP_ALT0 + 1] = -1
         out[q + QP_DESTINY] = fixed_destinies[seat]
         if fixed_destinies[seat] >= 0:
+            set_proxy(out, data, seat)  # a card given by seat is kept like a dealt one
             continue
         for j in range(draw):  # uniform among the cards left: dealing from a shuffled deck
             card = _nth_undealt(data, randint(rng, nd - dealt), picks)
