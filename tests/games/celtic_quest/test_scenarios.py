@@ -50,6 +50,7 @@ from sim.games.celtic_trader.params import (
 from tests.games.celtic_quest.helpers import (
     BAS,
     COLUMNS,
+    DESTINY,
     ITEM,
     QUEST,
     RES,
@@ -489,6 +490,12 @@ def test_Q12_gold():
     u = act(act(moved, data, to("BEL.SE")), data, to("BEL"))  # on to Belgae via BEL.SE
     assert u[S.PHASE] == S.PH_MOVE and u[S.MP] == 1 and u[pb(0) + S.P_POS] == SEC["BEL"]
     left = act(t, data, S.A_PASS)  # or he leaves it there
+    # moved onto the last free arm of Belgae: the conquest is completed at once
+    arms = t.copy()
+    arms[S.ROMAN + SEC["BEL.W"]] = 1
+    arms[S.ROMAN + SEC["BEL.SW"]] = 1
+    won = act(arms, data, roman_to("BEL.SE"))
+    assert won[S.CONQ + BAS["Belgae"]] == 1 and won[S.ROMANS_OUT] == arms[S.ROMANS_OUT] + 1
     assert left[S.ROMAN + SEC["T07a"]] == 1 and left[S.PHASE] == S.PH_MOVE and left[S.MP] == 2
     # without gold: stopped on T07a, the turn is over
     s[qp(0) + Q.QP_ITEMS + ITEM["gold"]] = 0
@@ -587,6 +594,7 @@ def test_Q17_enchantment_with_romans_and_resources():
     s = placed(s0, 0, "T01a")
     s[S.ROMAN + SEC["T01a"]] = 1
     s[S.ROMAN + SEC["T01b"]] = 1
+    s = placed(s, 1, "T01b")
     deer = spot(data, "T01b", "deer")
     assert s[S.SPOT + deer] == 1
     set_bag(s, druid=1)
@@ -601,6 +609,7 @@ def test_Q17_enchantment_with_romans_and_resources():
     assert disc(t)["roman"] == 1
     assert t[Q.TCRYST + TILE["T01"]] == 1 and t[Q.CRYSTAL_SUPPLY] == 15
     assert t[S.PHASE] == S.PH_MOVE and t[pb(0) + S.P_POS] == SEC["T01a"]
+    assert t[pb(1) + S.P_POS] == SEC["T01a"]  # the other player, on T01b, is on it too
     options = legal(t, data)
     assert {to("SC"), to("T07a"), to("BEL.SW"), to("T13")} <= options  # one network
     assert Q.A_CRYSTAL in options
@@ -707,6 +716,14 @@ def test_Q21_advanced_destiny_deal():
     data, s = table(5, destinies=[None] * 5)
     got = [int(s[qp(seat) + Q.QP_DESTINY]) for seat in range(5)]
     assert len(set(got)) == 5 and max(got) < 6
+    for seat in range(5):  # the Celtic Trader role sharing the card's bonus (the bots read it)
+        proxy = data[Q.X_DESTINY_PROXY + got[seat]]
+        assert s[pb(seat) + S.P_ROLE] == proxy
+    # a destiny given by seat (roles = [...]) is set up like a dealt one
+    data, s = table(2, destinies=["fastest", "haggler"])
+    for seat, d in enumerate(("fastest", "haggler")):
+        assert s[qp(seat) + Q.QP_DESTINY] == DESTINY[d]
+        assert s[pb(seat) + S.P_ROLE] == data[Q.X_DESTINY_PROXY + DESTINY[d]] >= 0
 
 
 def test_Q22_cantii_regni_conquest():
@@ -735,6 +752,9 @@ def test_Q22_cantii_regni_conquest():
     t = act(t, data, to("REG.E"))
     assert t[S.CONQ + BAS["Regni"]] == 1 and t[Q.TCRYST + TILE["REG"]] == 0
     assert disc(t)["crystal"] == 1
+    # its Roman town side: a garrison spot on the hub, none on the arms
+    assert trader.has_roman_spot(t, data, SEC["REG"])
+    assert not any(trader.has_roman_spot(t, data, SEC[a]) for a in ("REG.NW", "REG.W", "REG.E"))
 
 
 def test_Q23_destiny_scoring():
