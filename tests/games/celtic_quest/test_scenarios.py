@@ -1,4 +1,4 @@
-"""The numbered scenarios Q1-Q26 of rules/celtic-quest.md §11, one test each, played by the
+r"""The numbered scenarios Q1-Q26 of rules/celtic-quest.md §11, one test each, played by the
 engine (the Celtic Trader kernels with Celtic Quest's data) on positions built by hand.
 
 The map scenarios Q1, Q2, Q18 and Q19 are also tests of the map generator in test_mapgen.py
@@ -9,17 +9,15 @@ what the engine makes of them: the compiled charts, the face-down tokens of the 
 Fixed map (the Celtic Trader layout, §9 ``ct_position``), the part most scenarios use; "=" is a
 bridge (two road networks on one tile), numbers are MP, (w) woods, (h) hills::
 
-                 T09(h) --1-- T08(h)
-                  |1
-         PAR     T02(w) --1-- BEL.W
-                  |1           |0
-    T04a --1-- SC --1-- T01a --1-- T07a --1-- BEL.SE --0-- BEL --0-- BEL.SW
-                         =                                            |1
-                        T01b ----------------------1------------------+
-                         |1
-             T06(w) --  T13 --1-- T07b --1-- CAN.NW
-              |1
-             REG.NW --0-- REG
+        PAR.E --1-- T09(h) --1-- T08(h)
+                      |1
+    T03 --1-- SC --1-- T02(w) ------------1------------ BEL.W
+     |1        |1   \1                                  |0
+    T10(w)   T06(w)  T01a --1-- T07a --1-- BEL.SE --0-- BEL --0-- BEL.SW
+               |1     =                                           |1
+             REG.NW  T01b -------------------1--------------------+
+               |0     |1
+              REG    T13 --1-- T14(w)
 """
 
 import numpy as np
@@ -28,7 +26,7 @@ import pytest
 import sim.games.celtic_quest.rules as quest
 import sim.games.celtic_trader.rules as trader
 from sim.core.registry import make_setup
-from sim.core.results import rank_and_win
+from sim.core.results import to_frames
 from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.mapgen import chart_value, generate_map, load_catalogue, section_graph
 from sim.games.celtic_quest.play import PLAYER_EXTRAS, game_graph, new_result
@@ -673,27 +671,36 @@ def test_Q19_face_down_tokens_in_the_engine():
 # ---------------------------------------------------------------------------------------------
 
 
-def _ranks(s, data, players=2):
-    res = new_result(1, players)
+def _players_table(s, data, tie_break="most_quests"):
+    """The players table (rank, win, quests) of a finished 2-player game in state ``s``: the
+    engine's result row, its tie-break column set as ``play`` sets it, ranked by the core."""
+    setup = make_setup("celtic_quest", 2, {"tie_break": tie_break}, "random")
+    res = new_result(1, 2)
     quest.write_results(s, data, 0, res.score, res.components, res.role, res.extras)
     assert (res.components[0].sum(axis=1) == res.score[0]).all()
-    tie = res.extras[:, :, PLAYER_EXTRAS.index("quests_completed")]
-    keys = np.stack([res.score, tie], axis=2).astype(np.int64)
-    return res, rank_and_win(keys)
+    done, tie = PLAYER_EXTRAS.index("quests_completed"), PLAYER_EXTRAS.index("tiebreak_quests")
+    res.extras[:, :, tie] = res.extras[:, :, done] if tie_break == "most_quests" else 0
+    _, players = to_frames(setup, np.zeros(1, np.int64), np.zeros(1, np.uint64), res)
+    return players
 
 
 def test_Q20_tie_break():
-    data, s = table(2, destinies=["trusted", "trusted"])
+    data, s = table(2, destinies=["trusted", "haggler"])
     s[S.OVER] = 1
     for seat, quests in ((0, 3), (1, 2)):
         s[pb(seat) + S.P_VP] = 61
         s[qp(seat) + Q.QP_NDONE] = quests
-    res, (rank, win) = _ranks(s, data)
-    assert res.score[0].tolist() == [61, 61] and res.extras[0, :, 0].tolist() == [3, 2]
-    assert rank[0].tolist() == [1, 2] and win[0].tolist() == [1.0, 0.0]
-    s[qp(1) + Q.QP_NDONE] = 3
-    _, (rank, win) = _ranks(s, data)
-    assert rank[0].tolist() == [1, 1] and win[0].tolist() == [0.5, 0.5]
+    players = _players_table(s, data)
+    assert players["score"].to_list() == [61, 61]
+    assert players["quests_completed"].to_list() == [3, 2]
+    assert players["rank"].to_list() == [1, 2] and players["win"].to_list() == [1.0, 0.0]
+    assert players["role"].to_list() == ["trusted", "haggler"]
+    s[qp(1) + Q.QP_NDONE] = 3  # equal quests: they both win
+    players = _players_table(s, data)
+    assert players["rank"].to_list() == [1, 1] and players["win"].to_list() == [0.5, 0.5]
+    s[qp(1) + Q.QP_NDONE] = 2  # lever tie_break = shared: tied scores share at once
+    players = _players_table(s, data, tie_break="shared")
+    assert players["win"].to_list() == [0.5, 0.5]
 
 
 def test_Q21_advanced_destiny_deal():
