@@ -76,6 +76,7 @@ from sim.games.celtic_trader.state import (
     A_SPOT,
     ACTS,
     DELIVERED,
+    MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_PENDING,
@@ -385,9 +386,9 @@ def _deliver(state, data, seat, buf):
     """Deliver every token of a type not kept for a quest, with rings when it holds one."""
     pb = PLAYERS + seat * PW
     for r in range(N_RES):
-        k = state[pb + P_CARRIED + r] - _reserved(state, data, seat, r)
+        k = min(state[pb + P_CARRIED + r] - _reserved(state, data, seat, r), MAX_DELIVER)
         if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
-            a = A_DELIVER + r * 3 + k - 1
+            a = A_DELIVER + r * MAX_DELIVER + k - 1
             if state[qp(seat) + QP_ITEMS + I_RING] > 0 and _is_legal(
                 state, data, buf, A_RING + a - A_DELIVER
             ):

@@ -21,7 +21,7 @@ Quest block of the state (offsets from ``QBASE``)::
 """
 
 from sim.games.celtic_trader.params import DATA_LEN, MAX_PLAYERS, MAX_SEC, MAX_SPOTS, N_RES
-from sim.games.celtic_trader.state import MAX_ACTIONS, N_KINDS, STATE_LEN
+from sim.games.celtic_trader.state import MAX_ACTIONS, MAX_DELIVER, N_KINDS, STATE_LEN
 from sim.games.celtic_trader.state import T_BREAD as T_BREAD
 from sim.games.celtic_trader.state import T_CRYSTAL as T_CRYSTAL
 from sim.games.celtic_trader.state import T_DRUID as T_DRUID
@@ -146,8 +146,8 @@ A_QUEST = A_ITEM + N_ITEMS  # + held slot: complete / discard that quest
 A_YES = A_QUEST + MAX_HELD  # draw a quest
 A_CRYSTALS = A_YES + 1  # + k: deliver k crystals (k >= 1)
 A_DESTINY = A_CRYSTALS + MAX_CARRIED_CRYSTALS + 1  # + 0/1: keep that destiny card
-A_RING = A_DESTINY + 2  # + r * 3 + (k - 1): deliver k tokens of r, with rings
-A_ROMAN = A_RING + N_RES * 3  # + section: move the Roman to it (gold relocation, Raven)
+A_RING = A_DESTINY + 2  # + r * MAX_DELIVER + (k - 1): deliver k tokens of r, with rings
+A_ROMAN = A_RING + N_RES * MAX_DELIVER  # + section: move the Roman to it (gold relocation, Raven)
 Q_MAX_ACTIONS = A_ROMAN + MAX_SEC
 RAVEN_FROM = 0  # (the Raven moves a Roman in two decisions: from, then to; see rules.py)
 

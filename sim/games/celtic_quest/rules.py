@@ -208,8 +208,8 @@ from sim.games.celtic_trader.state import (
     CUR,
     DELIVERED,
     DISC,
-    DRAWS_LEFT,
     HELD,
+    MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_CONQ,
@@ -234,6 +234,8 @@ from sim.games.celtic_trader.state import (
     SPOT,
     VISIT_PAID,
 )
+
+MAX_PENDING = 4  # drawn tokens held at once (Celtic Trader's state.PENDING slots)
 
 # ---------------------------------------------------------------------------------------------
 # small queries
@@ -493,18 +495,20 @@ def keep_destiny(s, data, j):
 def draws_this_turn(s, data):
     """Tokens to draw (§4.2): the rule's count plus one per Talisman-type quest, which are put
     back unresolved (RETURN_LEFT)."""
-    extra = s[qp(s[CUR]) + QP_DRAW_EXTRA]
-    s[RETURN_LEFT] = extra
-    return data[O_RULES + R_DRAWS] + extra
+    draws = data[O_RULES + R_DRAWS] + s[qp(s[CUR]) + QP_DRAW_EXTRA]
+    if draws > MAX_PENDING:
+        draws = MAX_PENDING  # the hand holds 4 tokens at most (state.PENDING)
+    s[RETURN_LEFT] = draws - data[O_RULES + R_DRAWS]
+    return draws
 
 
 @leaf
 def must_return(s, data):
     """True (phase set) while the seat still owes a token back to the bag (B20: chosen after
-    seeing all of them); never more than it drew beyond the rule's count."""
+    seeing all of them); it always keeps the rule's count (a short bag owes nothing back)."""
     if s[RETURN_LEFT] <= 0:
         return False
-    if s[N_PENDING] <= data[O_RULES + R_DRAWS] - s[DRAWS_LEFT]:
+    if s[N_PENDING] <= data[O_RULES + R_DRAWS]:
         s[RETURN_LEFT] = 0
         return False
     s[PHASE] = PH_RETURN
@@ -1159,7 +1163,7 @@ def deliver(s, data, action):
     q = qp(seat)
     rings = action >= A_RING
     a = action - A_RING if rings else action - A_DELIVER
-    k = a % 3 + 1
+    k = a % MAX_DELIVER + 1
     b = data[O_SEC_BAST + s[PLAYERS + seat * PW + P_POS]]
     s[q + QP_TRIBES] |= 1 << b
     trader._deliver(s, data, seat, A_DELIVER + a)

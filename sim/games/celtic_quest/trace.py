@@ -93,7 +93,7 @@ def describe_action(state: np.ndarray, data: np.ndarray, action: int) -> str:
         )
     if action >= Q.A_RING:
         a = action - Q.A_RING
-        return f"delivers {a % 3 + 1} {res[a // 3]} with rings"
+        return f"delivers {a % S.MAX_DELIVER + 1} {res[a // S.MAX_DELIVER]} with rings"
     if action >= Q.A_DROP_ITEM and action < Q.A_DROP_CRYSTAL:
         return f"discards a {ITEM_NAMES[action - Q.A_DROP_ITEM]}"
     if action == Q.A_DROP_CRYSTAL:

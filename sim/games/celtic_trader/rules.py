@@ -124,6 +124,7 @@ from sim.games.celtic_trader.state import (
     END_TURN_CAP,
     END_TURN_LIMIT,
     HELD,
+    MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_CONQ,
@@ -950,8 +951,8 @@ def legal_actions_deliver(state, data, out):
     n = 1
     for r in range(N_RES):
         if _deliverable(state, pb, r):
-            for k in range(state[pb + P_CARRIED + r]):
-                out[n] = A_DELIVER + r * 3 + k
+            for k in range(min(state[pb + P_CARRIED + r], MAX_DELIVER)):
+                out[n] = A_DELIVER + r * MAX_DELIVER + k
                 n += 1
     return n
 
@@ -1100,8 +1101,8 @@ def _deliver(s, data, seat, action):
     """Deliver k tokens of one type (§4.7): the original value pays every token."""
     pb = PLAYERS + seat * PW
     a = action - A_DELIVER
-    r = a // 3
-    k = a % 3 + 1
+    r = a // MAX_DELIVER
+    k = a % MAX_DELIVER + 1
     i = DEMAND + data[O_SEC_BAST + (s[pb + P_POS])] * N_RES + r
     value = data[O_COL_VALUE + (s[i])]
     trade = data[O_TRADE_VAL + (s[pb + P_TRADE])]

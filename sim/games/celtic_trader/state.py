@@ -119,8 +119,10 @@ A_BAST = A_SPOT + MAX_SPOTS  # + bastion: raise its demand / Romanise it
 A_ROLE = A_BAST + N_BAST  # + role: take it (open draft)
 A_DISCARD = A_ROLE + N_ROLES  # + resource: discard one carried token
 A_UPGRADE = A_DISCARD + N_RES  # + capability
-A_DELIVER = A_UPGRADE + 3  # + r * 3 + (k - 1): deliver k tokens of resource r
-A_CLAIM = A_DELIVER + N_RES * 3  # + k (k >= 1): convert k RP to VP
+# tokens of one type delivered in one action, at most (Celtic Quest's Pack carries more than 3)
+MAX_DELIVER = 5
+A_DELIVER = A_UPGRADE + 3  # + r * MAX_DELIVER + (k - 1): deliver k tokens of resource r
+A_CLAIM = A_DELIVER + N_RES * MAX_DELIVER  # + k (k >= 1): convert k RP to VP
 MAX_CLAIM = 400
 MAX_ACTIONS = A_CLAIM + MAX_CLAIM + 1
 

@@ -96,7 +96,7 @@ def describe_action(state: np.ndarray, action: int) -> str:
         if action == S.A_PASS:
             return "delivers nothing more"
         a = action - S.A_DELIVER
-        return f"delivers {a % 3 + 1} {res[a // 3]}"
+        return f"delivers {a % S.MAX_DELIVER + 1} {res[a // S.MAX_DELIVER]}"
     if ph == S.PH_UPGRADE:
         if action == S.A_PASS:
             return "buys no more upgrades"
@@ -334,7 +334,7 @@ class _Replay:
         if action == S.A_PASS:
             return "end_turn"
         a = action - S.A_DELIVER
-        r, k = a // 3, a % 3 + 1
+        r, k = a // S.MAX_DELIVER, a % S.MAX_DELIVER + 1
         b = int(d[O_SEC_BAST + c[pb + S.P_POS]])
         i = S.DEMAND + b * N_RES + r
         value = self.col(i)

@@ -259,11 +259,11 @@ def pick(data, sec: str, res: str) -> int:
 
 
 def deliver(res: str, k: int) -> int:
-    return S.A_DELIVER + RES[res] * 3 + k - 1
+    return S.A_DELIVER + RES[res] * S.MAX_DELIVER + k - 1
 
 
 def deliver_rings(res: str, k: int) -> int:
-    return Q.A_RING + RES[res] * 3 + k - 1
+    return Q.A_RING + RES[res] * S.MAX_DELIVER + k - 1
 
 
 def tile(name: str) -> int:
