@@ -178,34 +178,57 @@ def _reserved(state, data, seat, r):
 
 
 @leaf
-def _step_toward(state, data, buf, pos, target):
-    """The legal first move of a shortest path to ``target`` that crosses no Roman (Celtic
-    Trader's greedy search), or -1."""
+def _search(state, data, buf, pos):
+    """Celtic Trader's greedy search from ``pos`` (Roman sections reached, never crossed): its
+    distance and parent arrays, in the buffer's scratch."""
     dist = buf[trader_greedy.SC_DIST : trader_greedy.SC_DIST + MAX_SEC]
     par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
     q = buf[trader_greedy.SC_Q : trader_greedy.SC_Q + trader_greedy.Q_LEN]
     trader_greedy._bfs(state, data, pos, dist, par, q)
-    if dist[target] >= FAR or target == pos or state[MP] == 0:
-        return -1  # (with no MP left only free steps remain: Celtic Trader's plan takes them)
+    return dist, par
+
+
+@leaf
+def _first_step(state, data, buf, pos, target, par):
+    """The legal first move toward ``target`` along the search's parents, if the path crosses
+    no Roman and the target holds none; -1 otherwise."""
+    if target == pos or state[ROMAN + target]:
+        return -1
     node = target
     while par[node] != pos:
         node = par[node]
         if node < 0:
             return -1
-    if state[ROMAN + node] or not _is_legal(state, data, buf, A_SEC + node):
+    if not _is_legal(state, data, buf, A_SEC + node):
         return -1
     return A_SEC + node
 
 
 @leaf
+def _go_home(state, data, seat, buf):
+    """A move toward the Stone Circle on a Roman-free path, A_PASS there, -1 if none."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    sc = data[O_RULES + R_SC]
+    if pos == sc:
+        return A_PASS
+    if state[MP] == 0:
+        return -1  # (only free steps remain: Celtic Trader's plan takes them)
+    dist, par = _search(state, data, buf, pos)
+    if dist[sc] >= FAR:
+        return -1
+    return _first_step(state, data, buf, pos, sc, par)
+
+
+@leaf
 def _fetch_for_quest(state, data, seat, buf):
     """Go for (or pick up) the nearest token a held quest still needs, if the seat has room and
-    can reach it this turn; -1 otherwise."""
+    reaches it this turn on a Roman-free path; -1 otherwise."""
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max or state[MOVE_ENDED]:
         return -1
+    dist, par = _search(state, data, buf, pos)
     best_sp = -1
     best_d = 1 << 30
     for sp in range(data[O_RULES + R_NSPOT]):
@@ -214,31 +237,31 @@ def _fetch_for_quest(state, data, seat, buf):
         r = data[O_SPOT_RES + sp]
         if state[pb + P_CARRIED + r] >= _reserved(state, data, seat, r):
             continue
-        d = _dist(data, pos, data[O_SPOT_SEC + sp])
+        sec = data[O_SPOT_SEC + sp]
+        if sec != pos and state[ROMAN + sec]:
+            continue
+        d = 0 if sec == pos else dist[sec]
         if d < best_d:
             best_d = d
             best_sp = sp
     if best_sp < 0 or best_d > state[MP]:
         return -1
-    if best_d == 0 or data[O_SPOT_SEC + best_sp] == pos:
-        if _is_legal(state, data, buf, A_SPOT + best_sp):
-            return A_SPOT + best_sp
+    sec = data[O_SPOT_SEC + best_sp]
+    if sec == pos:
+        return A_SPOT + best_sp if _is_legal(state, data, buf, A_SPOT + best_sp) else -1
+    if state[MP] == 0:
         return -1
-    return _step_toward(state, data, buf, pos, data[O_SPOT_SEC + best_sp])
+    return _first_step(state, data, buf, pos, sec, par)
 
 
 @leaf
 def _move(state, data, seat, params, rng, buf):
-    pos = state[PLAYERS + seat * PW + P_POS]
     if state[ACTS] > MAX_TURN_ACTIONS:
         return A_PASS  # a safety net: free (0 MP) moves never loop
     if _is_legal(state, data, buf, A_CRYSTAL):
         return A_CRYSTAL
     if _heading_home(state, data, seat):
-        sc = data[O_RULES + R_SC]
-        if pos == sc:
-            return A_PASS
-        a = _step_toward(state, data, buf, pos, sc)
+        a = _go_home(state, data, seat, buf)
         if a >= 0:
             return a
     else:

@@ -5,15 +5,6 @@ and the action id (state.py's action encoding), so counting costs one lookup per
 """
 
 from sim.core.kernel import leaf
-from sim.games.celtic_quest.layout import (
-    A_BREAD,
-    A_CRYSTAL,
-    A_DROP_CRYSTAL,
-    A_ELIXIR,
-    A_Q,
-    A_RING,
-    A_SHIELD,
-)
 from sim.games.celtic_trader.state import (
     A_BAST,
     A_CLAIM,
@@ -121,3 +112,15 @@ def _quest_kind(phase, action):
     if action >= A_RING:
         return K_GOLD + 6
     return K_QUEST + phase - PH_TURN_END - 1
+
+
+# Celtic Quest's action ids (imported last: its package imports this module's kinds)
+from sim.games.celtic_quest.layout import (  # noqa: E402
+    A_BREAD,
+    A_CRYSTAL,
+    A_DROP_CRYSTAL,
+    A_ELIXIR,
+    A_Q,
+    A_RING,
+    A_SHIELD,
+)
