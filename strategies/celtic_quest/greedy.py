@@ -74,6 +74,7 @@ from sim.games.celtic_trader.state import (
     A_PASS,
     A_SEC,
     A_SPOT,
+    ACTS,
     DELIVERED,
     MOVE_ENDED,
     MP,
@@ -98,6 +99,12 @@ from sim.games.celtic_trader.state import (
     T_ROMANISE,
 )
 from strategies.celtic_trader import greedy as trader_greedy
+
+# Decisions in one turn after which the bot ends its movement. Moves between a bastion's hub
+# and its arms cost no MP, and the quest steps below (heading home, fetching a quest's token)
+# and Celtic Trader's plan can send the seat back and forth along such edges for ever (half of
+# the greedy games never ended under menhir check, tests/games/celtic_quest/test_properties.py).
+MAX_TURN_DECISIONS = 64
 
 
 @leaf
@@ -225,6 +232,8 @@ def _fetch_for_quest(state, data, seat, buf):
 
 @leaf
 def _move(state, data, seat, params, rng, buf):
+    if state[ACTS] >= MAX_TURN_DECISIONS:
+        return A_PASS
     pos = state[PLAYERS + seat * PW + P_POS]
     if _is_legal(state, data, buf, A_CRYSTAL):
         return A_CRYSTAL
