@@ -500,10 +500,14 @@ def draws_this_turn(s, data):
 @leaf
 def must_return(s, data):
     """True (phase set) while the seat still owes a token back to the bag (B20: chosen after
-    seeing all of them); never more than it drew beyond the rule's count."""
+    seeing all of them); never more than it drew beyond the rule's count. When the bag ran
+    short (DRAWS_LEFT draws still owed, made after a cycle token refills it), only the tokens
+    drawn beyond the rule's count go back, and the extra draws still owed are dropped: the seat
+    resolves the rule's count, as with a full bag."""
     if s[RETURN_LEFT] <= 0:
         return False
-    if s[N_PENDING] <= data[O_RULES + R_DRAWS] - s[DRAWS_LEFT]:
+    if s[RETURN_LEFT] <= s[DRAWS_LEFT]:
+        s[DRAWS_LEFT] -= s[RETURN_LEFT]
         s[RETURN_LEFT] = 0
         return False
     s[PHASE] = PH_RETURN
