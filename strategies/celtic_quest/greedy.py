@@ -55,7 +55,7 @@ from sim.games.celtic_quest.layout import (
     X_QUEST_NEED,
     X_TILE_SECS,
 )
-from sim.games.celtic_quest.rules import qp, quest_possible, quest_ready
+from sim.games.celtic_quest.rules import MAX_DELIVERY, qp, quest_possible, quest_ready
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
@@ -390,6 +390,7 @@ def _deliver(state, data, seat, buf):
     pb = PLAYERS + seat * PW
     for r in range(N_RES):
         k = state[pb + P_CARRIED + r] - _reserved(state, data, seat, r)
+        k = k if k < MAX_DELIVERY else MAX_DELIVERY
         if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
             a = A_DELIVER + r * 3 + k - 1
             if state[qp(seat) + QP_ITEMS + I_RING] > 0 and _is_legal(

@@ -1137,13 +1137,26 @@ def at_bastion(s, data):
     return False
 
 
+MAX_DELIVERY = 3  # tokens of one type in one delivery action (its encoding's limit)
+
+
 @leaf
 def deliver_actions(s, data, out):
     """Deliveries as Celtic Trader lists them, and each again with rings (B7) when the seat
-    holds one."""
-    n = trader.legal_actions_deliver(s, data, out)
+    holds one. A delivery action holds 1..3 tokens of one type (``A_DELIVER + r * 3 + k - 1``,
+    Celtic Trader's Carrying X tops at 3); a seat carrying more of one type (quests add to X)
+    delivers at most MAX_DELIVERY of them in one visit."""
     seat = s[CUR]
     q = qp(seat)
+    pb = PLAYERS + seat * PW
+    out[0] = A_PASS
+    n = 1
+    for r in range(N_RES):
+        if s[pb + P_CARRIED + r] > 0 and (s[DELIVERED] >> r) & 1 == 0:
+            c = s[pb + P_CARRIED + r]
+            for k in range(c if c < MAX_DELIVERY else MAX_DELIVERY):
+                out[n] = A_DELIVER + r * 3 + k
+                n += 1
     if s[q + QP_ITEMS + I_RING] == 0:
         return n
     if xr(data, X_RING_PER_VISIT) and s[q + QP_RING_USED] > 0:
