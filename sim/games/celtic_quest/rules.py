@@ -208,6 +208,7 @@ from sim.games.celtic_trader.state import (
     CUR,
     DELIVERED,
     DISC,
+    DRAWS_LEFT,
     HELD,
     MAX_DELIVER,
     MOVE_ENDED,
@@ -505,10 +506,14 @@ def draws_this_turn(s, data):
 @leaf
 def must_return(s, data):
     """True (phase set) while the seat still owes a token back to the bag (B20: chosen after
-    seeing all of them); it always keeps the rule's count (a short bag owes nothing back)."""
+    seeing all of them); never more than it drew beyond the rule's count. When the bag ran
+    short (DRAWS_LEFT draws still owed, made after a cycle token refills it), only the tokens
+    drawn beyond the rule's count go back, and the extra draws still owed are dropped: the seat
+    resolves the rule's count, as with a full bag."""
     if s[RETURN_LEFT] <= 0:
         return False
-    if s[N_PENDING] <= data[O_RULES + R_DRAWS]:
+    if s[RETURN_LEFT] <= s[DRAWS_LEFT]:
+        s[DRAWS_LEFT] -= s[RETURN_LEFT]
         s[RETURN_LEFT] = 0
         return False
     s[PHASE] = PH_RETURN
@@ -1140,8 +1145,9 @@ def at_bastion(s, data):
 
 @leaf
 def deliver_actions(s, data, out):
-    """Deliveries as Celtic Trader lists them, and each again with rings (B7) when the seat
-    holds one."""
+    """Deliveries as Celtic Trader lists them (1..MAX_DELIVER tokens of a type: quests add to
+    Carrying X beyond Celtic Trader's 3), and each again with rings (B7) when the seat holds
+    one."""
     n = trader.legal_actions_deliver(s, data, out)
     seat = s[CUR]
     q = qp(seat)

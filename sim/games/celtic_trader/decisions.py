@@ -64,6 +64,18 @@ QUEST_KINDS = (
     "drop_item",
     "deliver_ring",
 )
+# Celtic Quest's action ids, imported after the kind names: importing its layout runs
+# sim/games/celtic_quest/__init__.py, whose decisions.py reads the names above (a cycle)
+from sim.games.celtic_quest.layout import (  # noqa: E402
+    A_BREAD,
+    A_CRYSTAL,
+    A_DROP_CRYSTAL,
+    A_ELIXIR,
+    A_Q,
+    A_RING,
+    A_SHIELD,
+)
+
 K_QUEST = len(DECISION_KINDS)
 K_GOLD = K_QUEST + 11
 K_MOVE, K_PICK_UP, K_DISCARD, K_END_MOVE, K_UPGRADE, K_CLAIM, K_DELIVER, K_PASS = (
@@ -115,12 +127,3 @@ def _quest_kind(phase, action):
 
 
 # Celtic Quest's action ids (imported last: its package imports this module's kinds)
-from sim.games.celtic_quest.layout import (  # noqa: E402
-    A_BREAD,
-    A_CRYSTAL,
-    A_DROP_CRYSTAL,
-    A_ELIXIR,
-    A_Q,
-    A_RING,
-    A_SHIELD,
-)

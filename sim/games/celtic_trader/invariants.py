@@ -72,7 +72,7 @@ def state_check(s, data):
         elif k == S.T_ROMANISE:
             total = data[O_RULES + R_ROMANISATION]
         else:
-            total = 0  # Celtic Quest's kinds: never in a Celtic Trader game
+            total = 0  # Celtic Quest's kinds (druid, crystal, items): never in this game
         if count != total or s[S.BAG + k] < 0 or s[S.DISC + k] < 0:
             return TOKENS
     points = 0

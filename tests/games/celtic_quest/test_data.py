@@ -37,7 +37,7 @@ def by_id(table: str) -> dict[str, dict]:
 
 
 # ------------------------------------------------------------------------------------------------
-# The file loads and validates; the game is registered
+# The file loads, validates, and is not a registered game yet
 # ------------------------------------------------------------------------------------------------
 
 
@@ -51,8 +51,11 @@ def test_the_shipped_file_loads_and_validates():
     assert GAME_DATA.required == tuple(SCHEMA)
 
 
-def test_the_game_is_registered():
+def test_the_game_is_registered_with_a_checked_mode():
+    from sim.core.check import invariants_module
+
     assert GAME_MODULES["celtic_quest"] == "sim.games.celtic_quest"
+    assert invariants_module("celtic_quest").__name__ == "sim.games.celtic_quest.invariants"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -288,7 +291,6 @@ LEVER_PARAMS = {
     "Tie-break": ("tie_break", "most_quests", "shared"),
     "Unconnected resource spot tolerance": ("unconnected_spots_max", 2, None),
     "Map mode": ("map_mode", "generated", "fixed"),
-    "Engine: generated maps per variant (0 = one per game)": ("map_pool", 256, None),
     # §10 rulings with an alternative (issue 13: declare the alternative as a parameter)
     "B8 elixir for crystals": ("elixir_on_crystals", True, False),
     "B9 breads per turn (0 = any)": ("breads_per_turn", 0, None),
