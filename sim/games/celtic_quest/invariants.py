@@ -12,7 +12,7 @@ over the longer Celtic Quest state.
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
+from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.play import chunk_data, fixed_destinies
@@ -405,8 +405,9 @@ def checked_kernel(
                 err = C_SCORE
         if err == 0:
             counts[C_ENDS, 0] += 1
+            counts[C_CAPPED, 0] += 1
             if a[S.REASON] == S.END_TURN_CAP:
-                err = C_ENDS
+                err = C_CAPPED
         first_code[g] = err
         first_step[g] = steps
         if err != 0:
