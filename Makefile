@@ -54,7 +54,7 @@ golden: $(STAMP)
 # Every engine runs; the target fails if any reported a violation (its replay command is printed).
 soak: $(STAMP)
 	@status=0; \
-	for spec in "celtic_trader 2 3 4 5" "celtica 2 3 4 5" "celtae 1 2 3 4" "catan 3 4 5 6" "catan_great_wall 4 5 6" "catan_troy 4 5 6"; do \
+	for spec in "celtic_trader 2 3 4 5" "celtic_quest 2 3 4 5" "celtica 2 3 4 5" "celtae 1 2 3 4" "catan 3 4 5 6" "catan_great_wall 4 5 6" "catan_troy 4 5 6"; do \
 	  set -- $$spec; game=$$1; shift; \
 	  for p in "$$@"; do \
 	    $(MENHIR) check $$game --players $$p --games $$(( $(SOAK_GAMES) / $$# )) \

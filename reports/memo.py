@@ -16,6 +16,14 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
+
+def plural(word: str) -> str:
+    """``word`` in the plural (role -> roles, destiny -> destinies)."""
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 FAR_BAND = (0.5, 1.5)
 SIG = "*"  # significant after Holm
 FAR = "!"  # outside FAR_BAND of the fair share
@@ -337,7 +345,9 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     moves = "moves" if what.startswith("Changing") else "the win rate moves for"
     text = what + " "
     if parts:
-        text += f"{moves} {', '.join(parts)}" + (f" and {more} more {word}s" if more > 0 else "")
+        text += f"{moves} {', '.join(parts)}" + (
+            f" and {more} more {plural(word)}" if more > 0 else ""
+        )
         text += " (significant after Holm)"
         if len(same):
             text += f" but not the {', '.join(title(x) for x in same)}"

@@ -17,6 +17,8 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from reports.memo import plural  # noqa: E402
+
 PALETTE = "colorblind"
 
 
@@ -322,7 +324,7 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
         ax.set_visible(False)
     more = f" (first {len(shown)} of {len(labels)} variants)" if len(labels) > len(shown) else ""
     fig.suptitle(
-        f"Win-rate difference between {what}s, row minus column, strongest first{more}; "
+        f"Win-rate difference between {plural(what)}, row minus column, strongest first{more}; "
         "* told apart (Holm, 5%)",
         fontsize="medium",
     )

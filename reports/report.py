@@ -473,7 +473,7 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     if not pairs.height:
         return []
     lines = [
-        f"## Which {word}s and seats can be told apart",
+        f"## Which {memo.plural(word)} and seats can be told apart",
         "",
         "Each pair's win-rate difference has a 95% interval that accounts for the games the "
         "two share (delta method), and is told apart when its Holm-adjusted p < 0.05 across "
@@ -484,7 +484,7 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         sub = pairs.filter(pl.col("unit") == unit)
         if not sub.height:
             continue
-        lines.append(f"{unit_word.capitalize()}s:")
+        lines.append(f"{memo.plural(unit_word).capitalize()}:")
         parts = [v for _, v in sub.group_by(KEY, maintain_order=True)]
         # the list must not grow with the sweep: the first variants, then pairwise.csv
         for v in parts[:PAIRWISE_VARIANTS]:
@@ -715,7 +715,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         sections.append(
             render.Section(
                 "roles",
-                f"{word.capitalize()}s",
+                memo.plural(word).capitalize(),
                 [f"Win rate by {word}. {rates_text}"],
                 memo.rate_table(t["win_by_role"], "role", memo.pretty).rename(columns={"": word}),
                 images=fig([sweep or "win_by_role", "role_seat_heatmap"]),

@@ -23,6 +23,7 @@ from sim.core.params import Param, ParamError, ParamSet, parse_value
 # folder plays complete games.
 GAME_MODULES: dict[str, str] = {
     "celtic_trader": "sim.games.celtic_trader",
+    "celtic_quest": "sim.games.celtic_quest",
     "celtica": "sim.games.celtica",
     "celtae": "sim.games.celtae",
     "catan": "sim.games.catan",

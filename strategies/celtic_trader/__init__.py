@@ -6,7 +6,10 @@ greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`)
 
 from sim.core.kernel import leaf
 from sim.core.rng import randint
+from sim.games.celtic_trader.params import O_RULES, R_QUEST
 from sim.games.celtic_trader.rules import current_player, is_over, legal_actions, scores, step
+from strategies.celtic_quest import greedy as quest_greedy
+from strategies.celtic_quest.hidden import determinize
 from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
 from strategies.celtic_trader.greedy import greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot  # search hook (bot levels)
@@ -16,8 +19,19 @@ GREEDY_CODE = 1
 
 __all__ = ["GREEDY_DECL", "RANDOM_DECL", "choose_action", "greedy_action", "random_action"]
 
+
+@leaf
+def policy(state, data, seat, params, rng, buf):
+    """The greedy bot of the game being played (Celtic Quest plays on these kernels)."""
+    if data[O_RULES + R_QUEST]:
+        return quest_greedy.greedy_action(state, data, seat, params, rng, buf)
+    return greedy_action(state, data, seat, params, rng, buf)
+
+
 # search hook (bot levels): the game-agnostic search kernel over this game's kernels
-search_action = make_search_bot(step, legal_actions, current_player, is_over, greedy_action, scores)
+search_action = make_search_bot(
+    step, legal_actions, current_player, is_over, policy, scores, determinize=determinize
+)
 
 
 @leaf
@@ -31,7 +45,7 @@ def random_action(state, data, rng, buf):
 def choose_action(state, data, seat, code, params, rng, buf):
     """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
     if code == GREEDY_CODE:
-        return greedy_action(state, data, seat, params, rng, buf)
+        return policy(state, data, seat, params, rng, buf)
     if code == SEARCH_CODE:  # search hook (bot levels)
         return search_action(state, data, seat, params, rng, buf)
     return random_action(state, data, rng, buf)

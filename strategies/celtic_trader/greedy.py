@@ -71,6 +71,7 @@ from sim.games.celtic_trader.state import (
     DELIVERED,
     DEMAND,
     MAX_ACTIONS,
+    MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_CONQ,
@@ -592,7 +593,7 @@ def greedy_action(state, data, seat, params, rng, buf):
         for r in range(N_RES):
             k = state[pb + P_CARRIED + r]
             if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
-                return A_DELIVER + r * 3 + k - 1
+                return A_DELIVER + r * MAX_DELIVER + k - 1
         return A_PASS
     if ph == PH_UPGRADE:
         best = -1

@@ -1,10 +1,70 @@
-"""Celtic Quest (rules/celtic-quest.md): the full game built on Celtic Trader's engine.
+"""Celtic Quest (rules/celtic-quest.md): the full game of which Celtic Trader is the
+introduction, played by Celtic Trader's engine.
 
-Not a registered game yet (issue 13). What exists: the tile catalogue (``tiles.toml``) and the
-variable map (``mapgen``): seeded map building under the §3.1 legality rules, the section graph
-of a layout, face-down tokens and the bastion charts of §3.3. Celtic Trader plays on such maps
-with its parameter ``map_mode = "generated"``. The rest of the rules data is
-``celtic_quest.toml`` (components, setup, destinies, quests, items, enchantment, spell track, end
-and scoring, rulings), loaded and checked by ``params`` (``GAME_DATA``, ``PARAMS``: every §12
-lever, defaults from the data).
+Celtic Trader's kernels (sim/games/celtic_trader/rules.py) play it where the data's rule
+``R_QUEST`` is set and call Celtic Quest's own rules (``rules``: destinies, quests and their
+abilities, items, crystals, the druid, enchantment, the spell track, the score) at the places
+marked "Celtic Quest" there. The state and data extend Celtic Trader's (``layout``). Every game
+builds its own map (``mapgen``, §3.1-3.3) unless ``map_mode = "fixed"``; the rules data is
+``celtic_quest.toml`` (``params``: every §12 lever), compiled per game by ``compile``.
 """
+
+from sim.core.registry import GameDecl
+from sim.games.celtic_quest.decisions import DECISION_KINDS
+from sim.games.celtic_quest.layout import END_REASONS
+from sim.games.celtic_quest.params import GAME_DATA, PARAMS, load_raw
+
+
+def _play(setup, seeds):
+    from sim.games.celtic_quest.play import play
+
+    return play(setup, seeds)
+
+
+def _trace(setup, seed):
+    from sim.games.celtic_quest.trace import trace
+
+    return trace(setup, seed)
+
+
+def _warmup() -> None:
+    """Compile (or load from the numba cache) the kernels by playing one game of each bot."""
+    import numpy as np
+
+    from sim.core.registry import make_setup
+
+    for bots in ("random", "greedy"):
+        _play(make_setup("celtic_quest", 4, {}, bots), np.array([1], np.uint64))
+
+
+def _bots():
+    from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL, SEARCH_DECL
+
+    return (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
+
+
+_raw = load_raw()
+_extras = ("quests_completed", "tiebreak_quests")
+
+GAME = GameDecl(
+    id="celtic_quest",
+    title="Celtic Quest",
+    version=str(_raw["game"]["version"]),
+    min_players=_raw["game"]["players_min"],
+    max_players=_raw["game"]["players_max"],
+    params=PARAMS,
+    bots=_bots(),
+    end_reasons=END_REASONS,
+    score_components=("vp", "crystals", "quests", "destiny"),
+    play=_play,
+    trace=_trace,
+    roles=tuple(d["id"] for d in _raw["destinies"]),
+    role_label="destiny",
+    role_modes=("random",),
+    player_extras=_extras,
+    tiebreak=("tiebreak_quests",),
+    default_bot="greedy",
+    warmup=_warmup,
+    data=GAME_DATA,
+    decision_kinds=DECISION_KINDS,
+)

@@ -218,6 +218,7 @@ SCHEMA: dict[str, Any] = {
     },
     "map": {
         "mode": LEVER,
+        "pool": LEVER,
         "catalogue": _one_of(TILES_FILE.name),
         "unconnected_spots_max": LEVER,
         "enchantable_tiles": LEVER,
@@ -345,6 +346,17 @@ LEVERS: tuple[tuple[Param, str], ...] = (
             "the game's seed) or fixed (the Celtic Trader layout of the same tiles)",
         ),
         "map.mode",
+    ),
+    (
+        _count(
+            "map_pool",
+            0,
+            100_000,
+            "generated maps: each game plays one of this many maps, built once per variant "
+            "(map k from seed k), chosen by the game's seed; 0: every game builds its own map "
+            "(a few hundred games/s)",
+        ),
+        "map.pool",
     ),
     (
         _trader(

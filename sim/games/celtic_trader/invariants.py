@@ -69,8 +69,10 @@ def state_check(s, data):
             total = data[O_RULES + R_CYCLE]
         elif k == S.T_ORDERS:
             total = data[O_RULES + R_ORDERS]
-        else:
+        elif k == S.T_ROMANISE:
             total = data[O_RULES + R_ROMANISATION]
+        else:
+            total = 0  # Celtic Quest's kinds (druid, crystal, items): never in this game
         if count != total or s[S.BAG + k] < 0 or s[S.DISC + k] < 0:
             return TOKENS
     points = 0
@@ -104,7 +106,7 @@ def score_check(s, data):
     score = np.zeros((1, n), np.int32)
     comp = np.zeros((1, n, 2), np.int32)
     role = np.zeros((1, n), np.int16)
-    write_results(s, data, 0, z, z, zr, score, comp, role)
+    write_results(s, data, 0, z, z, zr, score, comp, role, np.zeros((1, n, 0), np.int32))
     for p in range(n):  # noqa: SIM110 (a loop compiles; all() over a generator may not)
         if score[0, p] != comp[0, p, 0] + comp[0, p, 1]:
             return False

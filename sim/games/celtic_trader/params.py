@@ -61,8 +61,9 @@ CAP_NAMES = ("movement", "trading", "carrying")
     R_CYCLE,
     R_HUB_SPOTS,
     R_ARM_SPOTS,
+    R_QUEST,  # 1: the game is Celtic Quest (its tables follow the data, celtic_quest/layout.py)
     N_RULES,
-) = range(23)
+) = range(24)
 
 # Section kinds (data[O_SEC_KIND + sec]).
 K_PLAIN, K_HUB, K_ARM, K_SC = 0, 1, 2, 3

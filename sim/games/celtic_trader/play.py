@@ -11,7 +11,7 @@ from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
-from sim.games.celtic_trader.params import compile_data
+from sim.games.celtic_trader.params import O_RULES, R_QUEST, compile_data
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, role_bonus, step
 from sim.games.celtic_trader.state import (
     BUF_LEN,
@@ -31,11 +31,14 @@ from strategies.celtic_trader import choose_action
 
 
 @leaf
-def write_results(state, data, g, rounds, turns, end_reason, score, components, role):
-    """Row ``g`` of the result arrays from a finished state."""
+def write_results(state, data, g, rounds, turns, end_reason, score, components, role, extras):
+    """Row ``g`` of the result arrays from a finished state (Celtic Quest: its own columns)."""
     rounds[g] = state[ROUND]
     turns[g] = state[TURNS]
     end_reason[g] = state[REASON]
+    if data[O_RULES + R_QUEST]:
+        quest.write_results(state, data, g, score, components, role, extras)
+        return
     for seat in range(score.shape[1]):
         pb = PLAYERS + seat * PW
         vp = state[pb + P_VP]
@@ -49,7 +52,7 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
 @leaf
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
-    rounds, turns, end_reason, score, components, role, actions, streams, a, b, buf,
+    rounds, turns, end_reason, score, components, role, extras, actions, streams, a, b, buf,
 ):  # fmt: skip
     """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
@@ -64,7 +67,7 @@ def _play_kernel(
             actions[g, seat, decision_kind(a, act)] += 1
             step(a, act, data, streams[0], b)
             a, b = b, a
-        write_results(a, data, g, rounds, turns, end_reason, score, components, role)
+        write_results(a, data, g, rounds, turns, end_reason, score, components, role, extras)
 
 
 @lru_cache(maxsize=64)
@@ -122,6 +125,9 @@ def play(setup, seeds) -> ChunkResult:
         _play_kernel(
             data, setup.players, mode, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
-            res.role[i:j], res.actions[i:j], streams, a, b, buf,
+            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, b, buf,
         )  # fmt: skip
     return res
+
+
+import sim.games.celtic_quest.rules as quest  # noqa: E402  (its result columns)

@@ -6,10 +6,43 @@ played on until the next decision, so the state handed back always waits for ``c
 Private helpers named ``_...`` work in place on that output buffer.
 
 Rule references (§) point into rules/celtic-trader.md.
+
+The same kernels play Celtic Quest (rules/celtic-quest.md), which is Celtic Trader plus quests,
+destinies, items, crystals and enchantment: where the data's rule ``R_QUEST`` is set, the turn
+flow calls Celtic Quest's own rules (sim/games/celtic_quest/rules.py, module ``quest``) at the
+places marked "Celtic Quest". With ``R_QUEST`` = 0 no branch of it runs.
 """
 
 from sim.core.kernel import leaf
 from sim.core.rng import draw_from_histogram, randint
+from sim.games.celtic_quest.layout import (
+    A_CRYSTALS,
+    A_DESTINY,
+    A_GOLD,
+    A_ITEM,
+    A_QUEST,
+    A_ROMAN,
+    A_TILE,
+    A_YES,
+    ENCH,
+    GOLD_ROMAN,
+    NEXT,
+    NX_ENTER,
+    NX_MOVE,
+    NX_TOKENS,
+    PH_CRYSTAL_SPOT,
+    PH_CRYSTALS,
+    PH_DESTINY,
+    PH_ENCHANT,
+    PH_GOLD_RELOC,
+    PH_ITEM_DROP,
+    PH_QUEST_DISCARD,
+    PH_QUEST_DONE,
+    PH_QUEST_DRAW,
+    PH_RAVEN,
+    PH_RETURN,
+    SPOT_OUT,
+)
 from sim.games.celtic_trader.params import (
     K_ARM,
     K_HUB,
@@ -36,6 +69,7 @@ from sim.games.celtic_trader.params import (
     O_SEC_KIND,
     O_SEC_ROMAN,
     O_SEC_SPOTS,
+    O_SEC_TILE,
     O_SPOT_RES,
     O_START_COL,
     O_TRADE_VAL,
@@ -50,6 +84,7 @@ from sim.games.celtic_trader.params import (
     R_NSPOT,
     R_ORDERS,
     R_PER_VISIT,
+    R_QUEST,
     R_RAISE_ANY,
     R_RELOC_FIRST,
     R_ROLES_IN_PLAY,
@@ -89,6 +124,7 @@ from sim.games.celtic_trader.state import (
     END_TURN_CAP,
     END_TURN_LIMIT,
     HELD,
+    MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_CONQ,
@@ -140,6 +176,7 @@ from sim.games.celtic_trader.state import (
     SPOT,
     SUPPLY,
     T_CYCLE,
+    T_DRUID,
     T_ORDERS,
     T_ROMAN,
     T_ROMANISE,
@@ -177,6 +214,8 @@ def has_roman_spot(state, data, sec):
         if data[O_SEC_KIND + sec] == K_HUB:
             return data[O_RULES + R_HUB_SPOTS] > 0
         return data[O_RULES + R_ARM_SPOTS] > 0 and data[O_SEC_ROMAN + sec] == 1
+    if data[O_RULES + R_QUEST] and state[ENCH + data[O_SEC_TILE + sec]]:  # Celtic Quest
+        return quest.has_roman_spot_enchanted(data, sec)
     return data[O_SEC_ROMAN + sec] == 1
 
 
@@ -184,6 +223,9 @@ def has_roman_spot(state, data, sec):
 def capacity(state, data, seat):
     """(X max carried, Y free pick-ups) of a seat."""
     lvl = state[PLAYERS + seat * PW + P_CARRY]
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: quests and carried crystals
+        dx, dy = quest.capacity_bonus(state, seat)
+        return data[O_CARRY_X + lvl] + dx, data[O_CARRY_Y + lvl] + dy
     return data[O_CARRY_X + lvl], data[O_CARRY_Y + lvl]
 
 
@@ -213,14 +255,25 @@ def scores(state, data, out):
     """out[:n] = each seat's score if the game ended now (VP + role bonus); returns n."""
     n = state[NP]
     for seat in range(n):
-        out[seat] = state[PLAYERS + seat * PW + P_VP] + role_bonus(state, data, seat)
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: §6
+            out[seat] = quest.score(state, data, seat)
+        else:
+            out[seat] = state[PLAYERS + seat * PW + P_VP] + role_bonus(state, data, seat)
     return n
+
+
+@leaf
+def upgrade_cost(state, data, pb, lvl):
+    """RP to reach capability level ``lvl``."""
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: Anvil-type discounts
+        return quest.upgrade_cost(state, data, (pb - PLAYERS) // PW, lvl)
+    return data[O_UPG_COST + lvl]
 
 
 @leaf
 def _upgrade_affordable(state, data, pb, c):
     lvl = state[pb + P_MOVE + c]
-    return lvl < 4 and state[pb + P_RP] >= data[O_UPG_COST + (lvl + 1)]
+    return lvl < 4 and state[pb + P_RP] >= upgrade_cost(state, data, pb, lvl + 1)
 
 
 @leaf
@@ -242,6 +295,14 @@ def _any_deliverable(state, pb):
         if _deliverable(state, pb, r):
             return True
     return False
+
+
+@leaf
+def _spot_empty(state, data, sp, r):
+    """The spot is one of resource ``r``, in play and empty (a drawn token may go there)."""
+    if data[O_SPOT_RES + sp] != r or state[SPOT + sp] != 0:
+        return False
+    return data[O_RULES + R_QUEST] == 0 or state[SPOT_OUT + sp] == 0  # Celtic Quest: in play
 
 
 @leaf
@@ -309,6 +370,8 @@ def begin_turn(s, data, rng):
 def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     """Set up a game into ``out`` (§3) and play on to seat 0's first decision."""
     setup_state(data, n_players, role_mode, fixed_roles, out)
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: fixed_roles = destinies (-1: dealt)
+        quest.setup(data, n_players, fixed_roles, rng, out)
     begin_turn(out, data, rng)
 
 
@@ -332,6 +395,10 @@ def _begin_turn(s, data, rng):
     s[MOVE_ENDED] = 0
     s[MP] = 0
     pb = PLAYERS + s[CUR] * PW
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: destinies are dealt at setup
+        if not quest.begin_turn(s, data):
+            _after_role(s, data, rng)
+        return
     if s[pb + P_ROLE] < 0:
         n_roles = data[O_RULES + R_ROLES_IN_PLAY]
         if s[ROLE_MODE] == ROLES_DRAFT:
@@ -394,6 +461,13 @@ def _start_draw(s, data, rng):
     s[DRAWS_LEFT] = data[O_RULES + R_DRAWS]
     s[N_PENDING] = 0
     s[N_DRAWN_LOG] = 0
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: Talisman-type quests draw more, put some back
+        s[DRAWS_LEFT] = quest.draws_this_turn(s, data)
+        _draw_up(s, rng)
+        if quest.must_return(s, data):
+            return
+        _continue(s, data, rng)
+        return
     _draw_up(s, rng)
     _continue(s, data, rng)
 
@@ -433,11 +507,13 @@ def _continue(s, data, rng):
 @leaf
 def _resolve(s, data, rng, k):
     """Resolve one drawn token (§4.4); False when the drawer must choose (phase set)."""
+    if k >= T_DRUID:  # Celtic Quest's tokens (never in a Celtic Trader bag)
+        return quest.resolve(s, data, k)
     if k < N_RES:
         empty = -1
         n_empty = 0
         for sp in range(data[O_RULES + R_NSPOT]):
-            if data[O_SPOT_RES + sp] == k and s[SPOT + sp] == 0:
+            if _spot_empty(s, data, sp, k):
                 n_empty += 1
                 empty = sp
         if n_empty == 1:
@@ -560,6 +636,8 @@ def _conquer(s, data, b):
         s[DISC + T_ROMAN] += count - 1
     s[CONQ + b] = 1
     s[N_CONQ] += 1
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: the Roman town side has no crystal spot
+        quest.on_conquest(s, data, b)
     if s[N_CONQ] == N_BAST:
         _end_game(s, END_ALL_CONQUERED)
 
@@ -594,6 +672,14 @@ def _place_player(s, data, rng, sec):
 @leaf
 def _enter_move(s, data):
     pb = PLAYERS + s[CUR] * PW
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: a Raven-type quest first; Horse-type MP
+        if quest.raven_offered(s, data):
+            return
+        s[MP] = quest.move_points(s, data, s[CUR])
+        s[PICKS] = 0
+        s[MOVE_ENDED] = 0
+        s[PHASE] = PH_MOVE
+        return
     s[MP] = data[O_MOVE_VAL + (s[pb + P_MOVE])]
     s[PICKS] = 0
     s[MOVE_ENDED] = 0
@@ -605,6 +691,17 @@ def _after_move(s, data, rng):
     """Phase 3 (§4.6, §4.7) where the movement ended, if anything can be done there."""
     pb = PLAYERS + s[CUR] * PW
     pos = s[pb + P_POS]
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: quests first at the Stone Circle (§4.5, §4.6)
+        if pos == data[O_RULES + R_SC]:
+            if quest.completable(s, data, s[CUR]):
+                s[PHASE] = PH_QUEST_DONE
+            else:
+                _enter_upgrade(s, data, rng)
+            return
+        b = data[O_SEC_BAST + pos]
+        if b < 0 or s[CONQ + b] or not quest.at_bastion(s, data):
+            _end_turn(s, data, rng)
+        return
     if pos == data[O_RULES + R_SC]:
         _enter_upgrade(s, data, rng)
         return
@@ -632,7 +729,15 @@ def _enter_claim(s, data, rng):
     if s[pb + P_RP] > 0:
         s[PHASE] = PH_CLAIM
     else:
-        _end_turn(s, data, rng)
+        _claim_done(s, data, rng)
+
+
+@leaf
+def _claim_done(s, data, rng):
+    """After the claim: the turn ends (Celtic Quest: its Stone Circle steps 4-6 first)."""
+    if data[O_RULES + R_QUEST] and quest.sc_step(s, data, 4):
+        return
+    _end_turn(s, data, rng)
 
 
 @leaf
@@ -721,6 +826,15 @@ def legal_actions(state, data, out):
     seat = state[CUR]
     pb = PLAYERS + seat * PW
     n = 0
+    if data[O_RULES + R_QUEST]:  # Celtic Quest: its phases, and its movement and deliveries
+        if ph > PH_TURN_END:
+            return quest.legal(state, data, out)
+        if ph == PH_MOVE:
+            return quest.move_actions(state, data, out)
+        if ph == PH_DELIVER:
+            return quest.deliver_actions(state, data, out)
+        if ph == PH_START:
+            return quest.start_actions(state, data, out)
     if ph == PH_MOVE:
         out[0] = A_PASS
         n = 1
@@ -745,14 +859,7 @@ def legal_actions(state, data, out):
                 n += 1
         return n
     if ph == PH_DELIVER:
-        out[0] = A_PASS
-        n = 1
-        for r in range(N_RES):
-            if _deliverable(state, pb, r):
-                for k in range(state[pb + P_CARRIED + r]):
-                    out[n] = A_DELIVER + r * 3 + k
-                    n += 1
-        return n
+        return legal_actions_deliver(state, data, out)
     if ph == PH_UPGRADE:
         out[0] = A_PASS
         n = 1
@@ -781,7 +888,7 @@ def legal_actions(state, data, out):
     if ph == PH_SPOT:
         r = state[TOKEN]
         for sp in range(data[O_RULES + R_NSPOT]):
-            if data[O_SPOT_RES + sp] == r and state[SPOT + sp] == 0:
+            if _spot_empty(state, data, sp, r):
                 out[n] = A_SPOT + sp
                 n += 1
         return n
@@ -837,6 +944,20 @@ def legal_actions(state, data, out):
 
 
 @leaf
+def legal_actions_deliver(state, data, out):
+    """The deliveries (§4.7): each type not delivered yet in this visit, 1..carried tokens."""
+    pb = PLAYERS + state[CUR] * PW
+    out[0] = A_PASS
+    n = 1
+    for r in range(N_RES):
+        if _deliverable(state, pb, r):
+            for k in range(min(state[pb + P_CARRIED + r], MAX_DELIVER)):
+                out[n] = A_DELIVER + r * MAX_DELIVER + k
+                n += 1
+    return n
+
+
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal action: PURE, reads ``state`` and writes only ``out``.
 
@@ -858,6 +979,9 @@ def _apply(s, action, data, rng):
     ph = s[PHASE]
     seat = s[CUR]
     pb = PLAYERS + seat * PW
+    if data[O_RULES + R_QUEST] and (ph > PH_TURN_END or ph == PH_MOVE or ph == PH_DELIVER):  # noqa: SIM109
+        _apply_quest(s, action, data, rng)  # Celtic Quest
+        return
     if ph == PH_MOVE:
         if action == A_PASS:
             _after_move(s, data, rng)
@@ -888,25 +1012,7 @@ def _apply(s, action, data, rng):
         if action == A_PASS:
             _end_turn(s, data, rng)
             return
-        a = action - A_DELIVER
-        r = a // 3
-        k = a % 3 + 1
-        i = DEMAND + data[O_SEC_BAST + (s[pb + P_POS])] * N_RES + r
-        value = data[O_COL_VALUE + (s[i])]  # the original value pays every token (§4.7)
-        trade = data[O_TRADE_VAL + (s[pb + P_TRADE])]
-        if data[O_RULES + R_PER_VISIT]:
-            gain = k * value
-            if s[VISIT_PAID] == 0:
-                gain += trade
-                s[VISIT_PAID] = 1
-        else:
-            gain = k * (value + trade)
-        s[i] = max(0, s[i] - k)
-        s[pb + P_CARRIED + r] -= k
-        s[pb + P_NCARRY] -= k
-        s[DISC + r] += k
-        s[DELIVERED] |= 1 << r
-        _pay(s, data, seat, gain)
+        _deliver(s, data, seat, action)
         if not _any_deliverable(s, pb):
             _end_turn(s, data, rng)
         return
@@ -916,7 +1022,7 @@ def _apply(s, action, data, rng):
             return
         c = action - A_UPGRADE
         lvl = s[pb + P_MOVE + c] + 1
-        cost = data[O_UPG_COST + lvl]
+        cost = upgrade_cost(s, data, pb, lvl)
         s[pb + P_RP] -= cost
         s[SUPPLY] += cost
         s[pb + P_MOVE + c] = lvl
@@ -928,7 +1034,7 @@ def _apply(s, action, data, rng):
             k = action - A_CLAIM
             s[pb + P_RP] -= k
             s[pb + P_VP] += k
-        _end_turn(s, data, rng)
+        _claim_done(s, data, rng)
         return
     if ph == PH_ORDER:
         k = _pop_pending(s, action - A_ORDER)
@@ -975,6 +1081,11 @@ def _apply(s, action, data, rng):
             _enter_move(s, data)
         return
     if ph == PH_START:
+        if action >= A_GOLD:  # Celtic Quest: first placement passing a Roman with a gold
+            quest.place_with_gold(s, data, action - A_GOLD)
+            s[NEXT] = NX_ENTER
+            s[PHASE] = PH_GOLD_RELOC
+            return
         _place_player(s, data, rng, action - A_SEC)
         return
     if ph == PH_ROLE:
@@ -983,3 +1094,122 @@ def _apply(s, action, data, rng):
         s[TAKEN + r] = 1
         _after_role(s, data, rng)
         return
+
+
+@leaf
+def _deliver(s, data, seat, action):
+    """Deliver k tokens of one type (§4.7): the original value pays every token."""
+    pb = PLAYERS + seat * PW
+    a = action - A_DELIVER
+    r = a // MAX_DELIVER
+    k = a % MAX_DELIVER + 1
+    i = DEMAND + data[O_SEC_BAST + (s[pb + P_POS])] * N_RES + r
+    value = data[O_COL_VALUE + (s[i])]
+    trade = data[O_TRADE_VAL + (s[pb + P_TRADE])]
+    if data[O_RULES + R_PER_VISIT]:
+        gain = k * value
+        if s[VISIT_PAID] == 0:
+            gain += trade
+            s[VISIT_PAID] = 1
+    else:
+        gain = k * (value + trade)
+    s[i] = max(0, s[i] - k)
+    s[pb + P_CARRIED + r] -= k
+    s[pb + P_NCARRY] -= k
+    s[DISC + r] += k
+    s[DELIVERED] |= 1 << r
+    _pay(s, data, seat, gain)
+
+
+# ---------------------------------------------------------------------------------------------
+# Celtic Quest's decisions: its rules (quest.*) with this module's turn flow around them
+# ---------------------------------------------------------------------------------------------
+
+
+@leaf
+def _apply_quest(s, action, data, rng):
+    """A decision of Celtic Quest in a movement, delivery or Celtic Quest phase, in place."""
+    ph = s[PHASE]
+    pb = PLAYERS + s[CUR] * PW
+    if ph == PH_MOVE:
+        if action == A_PASS:
+            _after_move(s, data, rng)
+            return
+        ended = quest.apply_move(s, data, action)
+        if ended == 1:
+            _end_turn(s, data, rng)
+        elif ended == 2:
+            s[NEXT] = NX_MOVE
+            s[PHASE] = PH_GOLD_RELOC
+        return
+    if ph == PH_DELIVER:
+        if action != A_PASS:
+            quest.deliver(s, data, action)
+            if _any_deliverable(s, pb):
+                return
+        if not quest.may_draw_quest(s, data, s[CUR]):
+            _end_turn(s, data, rng)
+        else:
+            s[PHASE] = PH_QUEST_DRAW
+        return
+    if ph == PH_DESTINY:
+        quest.keep_destiny(s, data, action - A_DESTINY)
+        _after_role(s, data, rng)
+    elif ph == PH_RETURN:
+        quest.return_token(s, action - A_ORDER)
+        if not quest.must_return(s, data):
+            _continue(s, data, rng)
+    elif ph == PH_ENCHANT:
+        quest.enchant(s, data, action - A_TILE)
+        if s[OVER]:
+            return
+        if s[NEXT] == NX_TOKENS:
+            _continue(s, data, rng)
+        else:
+            _enter_upgrade(s, data, rng)
+    elif ph == PH_CRYSTAL_SPOT:
+        quest.place_crystal(s, action - A_TILE)
+        _continue(s, data, rng)
+    elif ph == PH_ITEM_DROP:
+        quest.drop_item_choice(s, data, action - A_ITEM)
+        _continue(s, data, rng)
+    elif ph == PH_GOLD_RELOC:
+        if action == A_PASS:
+            s[GOLD_ROMAN] = -1
+        else:
+            quest.move_roman(s, data, action - A_ROMAN)
+            if s[OVER]:
+                return
+        if s[NEXT] == NX_MOVE:
+            s[PHASE] = PH_MOVE
+        else:
+            _enter_move(s, data)
+    elif ph == PH_RAVEN:
+        if action == A_PASS:
+            _enter_move(s, data)
+        else:
+            s[GOLD_ROMAN] = action - A_SEC
+            s[NEXT] = NX_ENTER
+            s[PHASE] = PH_GOLD_RELOC
+    elif ph == PH_QUEST_DONE:
+        if action == A_PASS or not quest.complete_quest(s, data, action - A_QUEST):
+            _enter_upgrade(s, data, rng)
+    elif ph == PH_QUEST_DISCARD:
+        if action != A_PASS:
+            quest.discard_quest(s, action - A_QUEST)
+        if not quest.sc_step(s, data, 5):
+            _end_turn(s, data, rng)
+    elif ph == PH_QUEST_DRAW:
+        if action == A_YES:
+            quest.draw_quest(s)
+        if s[pb + P_POS] != data[O_RULES + R_SC] or not quest.sc_step(s, data, 6):
+            _end_turn(s, data, rng)
+    elif ph == PH_CRYSTALS:
+        if action != A_PASS:
+            quest.deliver_crystals(s, data, action - A_CRYSTALS)
+            if s[OVER]:
+                return
+        _end_turn(s, data, rng)
+
+
+import sim.games.celtic_quest.rules as quest  # noqa: E402  (Celtic Quest's rules call back here)

@@ -6,16 +6,17 @@ Index diagram (MAX_SEC = 48 sections, MAX_SPOTS = 24 resource spots, 5 seats)::
                         TRIGGER MP PICKS MOVE_ENDED PENDING[4] N_PENDING TOKEN HELD ROLE_MODE
                         RELOC_NEXT DELIVERED VISIT_PAID ACTS DRAWS_LEFT ROMANS_OUT ROMANS_BOX
                         N_CONQ N_DRAWN_LOG DRAWS_TOTAL (31 free) DRAWN_LOG[8]
-    40       BAG (10)   bag histogram by token kind (6 resources, Roman, cycle, orders, Romanis.)
-    50       DISC (10)  discard pile histogram, same kinds
-    60       SPOT (24)  1 if the resource spot holds its token
-    84       ROMAN (48) 1 if the section's Roman spot holds a Roman token
-    132      DEMAND (36) demand column index 0..4 (values 1/2/4/6/8), bastion-major
-    168      CONQ (6)   1 once the bastion is Romanised
-    174      TAKEN (6)  1 once the role card is taken
-    180      PLAYERS    5 blocks of PW = 16: POS MOVE TRADE CARRY RP VP TENS ROLE NCARRY
+    40       BAG (16)   bag histogram by token kind (6 resources, Roman, cycle, orders, Romanis.,
+                        then Celtic Quest's druid, crystal and 4 items)
+    56       DISC (16)  discard pile histogram, same kinds
+    72       SPOT (24)  1 if the resource spot holds its token
+    96       ROMAN (48) 1 if the section's Roman spot holds a Roman token
+    144      DEMAND (36) demand column index 0..4 (values 1/2/4/6/8), bastion-major
+    180      CONQ (6)   1 once the bastion is Romanised
+    186      TAKEN (6)  1 once the role card is taken
+    192      PLAYERS    5 blocks of PW = 16: POS MOVE TRADE CARRY RP VP TENS ROLE NCARRY
                         CARRIED[6] FIRST_DONE
-    260      end (STATE_LEN)
+    272      end (STATE_LEN; Celtic Quest's block follows, celtic_quest/layout.py)
 
 Token conservation: for every kind, BAG + DISC + (SPOT or ROMAN on the map) + CARRIED +
 PENDING + HELD + out of play (ROMANS_OUT, ROMANS_BOX) equals the number in the box.
@@ -25,7 +26,10 @@ from sim.games.celtic_trader.params import MAX_PLAYERS, MAX_SEC, MAX_SPOTS, N_BA
 
 # token kinds
 T_ROMAN, T_CYCLE, T_ORDERS, T_ROMANISE = 6, 7, 8, 9
-N_KINDS = 10
+# Celtic Quest's bag tokens (the same engine plays it, sim/games/celtic_quest/layout.py): the
+# druid, crystals and the four items; never in a Celtic Trader bag.
+T_DRUID, T_CRYSTAL, T_GOLD, T_BREAD, T_RING, T_ELIXIR = 10, 11, 12, 13, 14, 15
+N_KINDS = 16
 
 # header
 NP, CUR, PHASE, OVER, REASON, ROUND, TURNS, SUPPLY, TENS_LEFT, TRIGGER = range(10)
@@ -115,8 +119,10 @@ A_BAST = A_SPOT + MAX_SPOTS  # + bastion: raise its demand / Romanise it
 A_ROLE = A_BAST + N_BAST  # + role: take it (open draft)
 A_DISCARD = A_ROLE + N_ROLES  # + resource: discard one carried token
 A_UPGRADE = A_DISCARD + N_RES  # + capability
-A_DELIVER = A_UPGRADE + 3  # + r * 3 + (k - 1): deliver k tokens of resource r
-A_CLAIM = A_DELIVER + N_RES * 3  # + k (k >= 1): convert k RP to VP
+# tokens of one type delivered in one action, at most (Celtic Quest's Pack carries more than 3)
+MAX_DELIVER = 5
+A_DELIVER = A_UPGRADE + 3  # + r * MAX_DELIVER + (k - 1): deliver k tokens of resource r
+A_CLAIM = A_DELIVER + N_RES * MAX_DELIVER  # + k (k >= 1): convert k RP to VP
 MAX_CLAIM = 400
 MAX_ACTIONS = A_CLAIM + MAX_CLAIM + 1
 

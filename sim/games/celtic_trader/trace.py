@@ -74,7 +74,8 @@ STOP = "stop"
 
 
 def _kind_names() -> list[str]:
-    return [*resource_names(), "Roman", "cycle", "orders", "Romanisation"]
+    return [*resource_names(), "Roman", "cycle", "orders", "Romanisation", "druid", "crystal",
+            "gold", "bread", "ring", "elixir"]  # fmt: skip
 
 
 def describe_action(state: np.ndarray, action: int) -> str:
@@ -95,7 +96,7 @@ def describe_action(state: np.ndarray, action: int) -> str:
         if action == S.A_PASS:
             return "delivers nothing more"
         a = action - S.A_DELIVER
-        return f"delivers {a % 3 + 1} {res[a // 3]}"
+        return f"delivers {a % S.MAX_DELIVER + 1} {res[a // S.MAX_DELIVER]}"
     if ph == S.PH_UPGRADE:
         if action == S.A_PASS:
             return "buys no more upgrades"
@@ -333,7 +334,7 @@ class _Replay:
         if action == S.A_PASS:
             return "end_turn"
         a = action - S.A_DELIVER
-        r, k = a // 3, a % 3 + 1
+        r, k = a // S.MAX_DELIVER, a % S.MAX_DELIVER + 1
         b = int(d[O_SEC_BAST + c[pb + S.P_POS]])
         i = S.DEMAND + b * N_RES + r
         value = self.col(i)
@@ -789,7 +790,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     res = ChunkResult.empty(1, setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.actions[0] = counts
     write_results(a, data, 0, res.rounds, res.turns, res.end_reason, res.score,
-                  res.components, res.role)  # fmt: skip
+                  res.components, res.role, res.extras)  # fmt: skip
     lines += final_lines(a, data, res)
     scores = ", ".join(
         f"seat {s} {res.score[0, s]} ({res.components[0, s, 0]} VP + "

@@ -51,8 +51,11 @@ def test_the_shipped_file_loads_and_validates():
     assert GAME_DATA.required == tuple(SCHEMA)
 
 
-def test_the_game_is_not_registered_yet():
-    assert "celtic_quest" not in GAME_MODULES
+def test_the_game_is_registered_with_a_checked_mode():
+    from sim.core.check import invariants_module
+
+    assert GAME_MODULES["celtic_quest"] == "sim.games.celtic_quest"
+    assert invariants_module("celtic_quest").__name__ == "sim.games.celtic_quest.invariants"
 
 
 # ------------------------------------------------------------------------------------------------

@@ -150,4 +150,4 @@ def pick(sec: str, res: str) -> int:
 
 
 def deliver(res: str, k: int) -> int:
-    return S.A_DELIVER + RES[res] * 3 + k - 1
+    return S.A_DELIVER + RES[res] * S.MAX_DELIVER + k - 1

@@ -448,7 +448,8 @@ def test_T22_scoring_and_ties():
     score = np.zeros((1, 3), np.int32)
     comp = np.zeros((1, 3, 2), np.int32)
     z = np.zeros(1, np.int32)
-    write_results(s, data, 0, z, z, np.zeros(1, np.int8), score, comp, np.zeros((1, 3), np.int16))
+    role, extras = np.zeros((1, 3), np.int16), np.zeros((1, 3, 0), np.int32)
+    write_results(s, data, 0, z, z, np.zeros(1, np.int8), score, comp, role, extras)
     assert score[0].tolist() == [93, 59, 67]
     assert (comp[0].sum(axis=1) == score[0]).all()
     rank, win = rank_and_win(score[:, :, None].astype(np.int64))

@@ -1,0 +1,112 @@
+"""Celtic Quest's games: each game's data (its own map), and ``play(setup, seeds)``.
+
+The games are played by Celtic Trader's compiled chunk loop (sim/games/celtic_trader/play.py),
+which runs Celtic Quest's rules where the data says so; only the arrays differ (a longer state,
+four score components, the quests completed as a player column).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from sim.core.gamedata import compiled_for
+from sim.core.results import ChunkResult
+from sim.games.celtic_quest.compile import compile_quest, fixed_graph
+from sim.games.celtic_quest.decisions import DECISION_KINDS
+from sim.games.celtic_quest.layout import QSTATE_LEN
+from sim.games.celtic_quest.mapgen import generate_map, load_catalogue, section_graph
+from sim.games.celtic_trader.mapmode import map_rng
+from sim.games.celtic_trader.state import BUF_LEN, ROLES_RANDOM
+
+SCORE_COMPONENTS = ("vp", "crystals", "quests", "destiny")
+# quests completed by the seat; the tie-break's copy of it (0 under tie_break = "shared")
+PLAYER_EXTRAS = ("quests_completed", "tiebreak_quests")
+TIEBREAK = ("tiebreak_quests",)
+
+
+def game_graph(setup, game_seed: int):
+    """The section graph of the game with seed ``game_seed``: its own generated map (§3.1-3.3,
+    on a random stream of its own), or the fixed Celtic Trader layout."""
+    raw = setup.raw_data()
+    columns = tuple(raw["game"]["demand_columns"])
+    if setup.params["map_mode"] != "generated":
+        return fixed_graph(columns)
+    return map_graph(setup, map_seed(setup, game_seed))
+
+
+def map_seed(setup, game_seed: int) -> int:
+    """The seed of the map a game plays: its own, or map k of the variant's pool."""
+    pool = setup.params["map_pool"]
+    return int(game_seed) % 2**64 if pool == 0 else int(game_seed) % pool
+
+
+def map_graph(setup, seed: int):
+    raw = setup.raw_data()
+    cat = replace(load_catalogue(), unconnected_max=setup.params["unconnected_spots_max"])
+    built = generate_map(cat, map_rng(seed), setup.players)
+    return section_graph(cat, built.layout, tuple(raw["game"]["demand_columns"]))
+
+
+def _compile(setup, graph) -> np.ndarray:
+    return compile_quest(dict(setup.params), setup.raw_data(), setup.players, graph)
+
+
+def _pool(setup) -> list[np.ndarray]:
+    """The compiled data of every map of the variant's pool (built once per process)."""
+    return compiled_for(
+        setup,
+        lambda s: [_compile(s, map_graph(s, k)) for k in range(s.params["map_pool"])],
+    )
+
+
+def game_data(setup, seed: int) -> np.ndarray:
+    """Compiled data of the game of ``setup`` with seed ``seed``."""
+    if setup.params["map_mode"] == "generated" and setup.params["map_pool"] > 0:
+        return _pool(setup)[map_seed(setup, seed)]
+    return _compile(setup, game_graph(setup, seed))
+
+
+def chunk_data(setup, seeds):
+    """``(first, stop, data)`` runs of a chunk's games that share their data (the whole chunk
+    on the fixed map, else one game at a time)."""
+    if setup.params["map_mode"] != "generated":
+        yield 0, len(seeds), compiled_for(setup, lambda s: _compile(s, game_graph(s, 0)))
+        return
+    for g in range(len(seeds)):
+        yield g, g + 1, game_data(setup, int(seeds[g]))
+
+
+def fixed_destinies(setup) -> np.ndarray:
+    """The kernel's ``fixed_roles``: each seat's destiny index, or -1 where it is dealt."""
+    if isinstance(setup.roles, str):
+        return np.full(setup.players, -1, np.int64)
+    return setup.role_ids()
+
+
+def new_result(n: int, players: int) -> ChunkResult:
+    return ChunkResult.empty(
+        n, players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
+    )
+
+
+def play(setup, seeds) -> ChunkResult:
+    """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
+    from sim.games.celtic_trader.play import _play_kernel
+
+    codes, values = setup.bot_arrays()
+    fixed = fixed_destinies(setup)
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    res = new_result(seeds.shape[0], setup.players)
+    streams = np.zeros((1 + setup.players, 4), np.uint64)
+    a, b = np.zeros(QSTATE_LEN, np.int32), np.zeros(QSTATE_LEN, np.int32)
+    buf = np.zeros(BUF_LEN, np.int32)
+    for i, j, data in chunk_data(setup, seeds):
+        _play_kernel(
+            data, setup.players, ROLES_RANDOM, fixed, codes, values, seeds[i:j], res.rounds[i:j],
+            res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
+            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, b, buf,
+        )  # fmt: skip
+    res.extras[:, :, 1] = res.extras[:, :, 0] if setup.params["tie_break"] == "most_quests" else 0
+    return res

@@ -1,0 +1,424 @@
+"""The Celtic Quest greedy bot: Celtic Trader's greedy bot for the shared rules, plus quests,
+crystals, items and destinies.
+
+Movement, deliveries, token placements and upgrades are Celtic Trader's greedy choices
+(strategies/celtic_trader/greedy.py), which read the shared state; a choice that Celtic Quest
+does not allow (a spot gone with its enchanted tile) falls back to ending the movement or to
+the first legal action. On top of it the bot picks up crystals where it stands, carries a
+completed quest's pair or its crystals straight to the Stone Circle, always completes, discards
+and draws quests, delivers every crystal, uses its rings, and keeps the destiny card whose
+bonus is largest. It reads only its own destiny and quest cards (the state's other hidden cards
+are never looked at).
+"""
+
+import numpy as np
+
+from sim.core.kernel import leaf
+from sim.games.celtic_quest.layout import (
+    A_CRYSTAL,
+    A_DESTINY,
+    A_ITEM,
+    A_QUEST,
+    A_RING,
+    A_ROMAN,
+    A_TILE,
+    A_YES,
+    GOLD_ROMAN,
+    I_RING,
+    ITEM_DRAWN,
+    MAX_HELD,
+    MAX_TSEC,
+    N_ITEMS,
+    PH_CRYSTAL_SPOT,
+    PH_CRYSTALS,
+    PH_DESTINY,
+    PH_ENCHANT,
+    PH_GOLD_RELOC,
+    PH_ITEM_DROP,
+    PH_QUEST_DISCARD,
+    PH_QUEST_DONE,
+    PH_QUEST_DRAW,
+    PH_RETURN,
+    QP_ALT0,
+    QP_CRYST,
+    QP_DESTINY,
+    QP_HELD,
+    QP_ITEMS,
+    SPOT_OUT,
+    X_DESTINY_BEST_BASIC,
+    X_DESTINY_CRYSTAL_VP,
+    X_DESTINY_QUESTS_VP,
+    X_DESTINY_RP_VP,
+    X_DESTINY_TOWN_VP,
+    X_DESTINY_TRIBE_VP,
+    X_DESTINY_UPG,
+    X_QUEST_NEED,
+    X_TILE_SECS,
+)
+from sim.games.celtic_quest.rules import qp, quest_possible, quest_ready
+from sim.games.celtic_trader.params import (
+    FAR,
+    MAX_SEC,
+    N_RES,
+    O_DIST,
+    O_RULES,
+    O_SPOT_RES,
+    O_SPOT_SEC,
+    R_NSPOT,
+    R_SC,
+)
+from sim.games.celtic_trader.rules import capacity, legal_actions
+from sim.games.celtic_trader.state import (
+    A_DELIVER,
+    A_ORDER,
+    A_PASS,
+    A_SEC,
+    A_SPOT,
+    ACTS,
+    DELIVERED,
+    MAX_DELIVER,
+    MOVE_ENDED,
+    MP,
+    N_PENDING,
+    P_CARRIED,
+    P_NCARRY,
+    P_POS,
+    PENDING,
+    PH_CLAIM,
+    PH_DELIVER,
+    PH_MOVE,
+    PH_START,
+    PH_TURN_END,
+    PHASE,
+    PLAYERS,
+    PW,
+    ROMAN,
+    SPOT,
+    T_CYCLE,
+    T_ORDERS,
+    T_ROMAN,
+    T_ROMANISE,
+)
+from strategies.celtic_trader import greedy as trader_greedy
+
+MAX_TURN_ACTIONS = 60  # movement decisions in one turn beyond which the bot ends its movement
+
+
+@leaf
+def _is_legal(state, data, buf, action):
+    n = legal_actions(state, data, buf)
+    for i in range(n):  # noqa: SIM110  (numba: plain loop)
+        if buf[i] == action:
+            return True
+    return False
+
+
+@leaf
+def _legal_or_first(state, data, buf, action):
+    """``action`` if legal, else the first legal action (A_PASS where the phase has it)."""
+    n = legal_actions(state, data, buf)
+    for i in range(n):
+        if buf[i] == action:
+            return action
+    return buf[0]
+
+
+@leaf
+def _dist(data, a, b):
+    return data[O_DIST + a * MAX_SEC + b]
+
+
+@leaf
+def _destiny_value(data, d):
+    """A rough VP potential of a destiny card (its largest bonuses in a typical game)."""
+    v = 0
+    for c in range(3):
+        v += data[X_DESTINY_UPG + d * 15 + c * 5 + 3]
+    v += 30 * data[X_DESTINY_RP_VP + d] + data[X_DESTINY_QUESTS_VP + d * 5 + 2]
+    v += 4 * data[X_DESTINY_CRYSTAL_VP + d] + 3 * data[X_DESTINY_TOWN_VP + d]
+    v += 4 * data[X_DESTINY_TRIBE_VP + d] + 40 * data[X_DESTINY_BEST_BASIC + d]
+    return v
+
+
+@leaf
+def _heading_home(state, data, seat):
+    """The seat has a reason to go to the Stone Circle now: a quest it can complete there, or
+    crystals to deliver."""
+    q = qp(seat)
+    if state[q + QP_CRYST] > 0:
+        return True
+    for i in range(MAX_HELD):
+        quest = state[q + QP_HELD + i]
+        if quest >= 0 and quest_ready(state, data, seat, quest):
+            return True
+    return False
+
+
+@leaf
+def _reserved(state, data, seat, r):
+    """Tokens of ``r`` the seat keeps for its quests: one per held quest that needs it, while
+    the seat has room for the quest's other token or already carries it."""
+    pb = PLAYERS + seat * PW
+    q = qp(seat)
+    x_max, _ = capacity(state, data, seat)
+    room = state[pb + P_NCARRY] < x_max
+    k = 0
+    for i in range(MAX_HELD):
+        quest = state[q + QP_HELD + i]
+        if quest < 0:
+            continue
+        r1 = data[X_QUEST_NEED + quest * 2]
+        r2 = data[X_QUEST_NEED + quest * 2 + 1]
+        if r != r1 and r != r2:
+            continue
+        other = r2 if r == r1 else r1
+        if room or state[pb + P_CARRIED + other] > 0:
+            k += 1
+    return k
+
+
+@leaf
+def _search(state, data, buf, pos):
+    """Celtic Trader's greedy search from ``pos`` (Roman sections reached, never crossed): its
+    distance and parent arrays, in the buffer's scratch."""
+    dist = buf[trader_greedy.SC_DIST : trader_greedy.SC_DIST + MAX_SEC]
+    par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
+    q = buf[trader_greedy.SC_Q : trader_greedy.SC_Q + trader_greedy.Q_LEN]
+    trader_greedy._bfs(state, data, pos, dist, par, q)
+    return dist, par
+
+
+@leaf
+def _first_step(state, data, buf, pos, target, par):
+    """The legal first move toward ``target`` along the search's parents, if the path crosses
+    no Roman and the target holds none; -1 otherwise."""
+    if target == pos or state[ROMAN + target]:
+        return -1
+    node = target
+    while par[node] != pos:
+        node = par[node]
+        if node < 0:
+            return -1
+    if not _is_legal(state, data, buf, A_SEC + node):
+        return -1
+    return A_SEC + node
+
+
+@leaf
+def _go_home(state, data, seat, buf):
+    """A move toward the Stone Circle on a Roman-free path, A_PASS there, -1 if none."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    sc = data[O_RULES + R_SC]
+    if pos == sc:
+        return A_PASS
+    if state[MP] == 0:
+        return -1  # (only free steps remain: Celtic Trader's plan takes them)
+    dist, par = _search(state, data, buf, pos)
+    if dist[sc] >= FAR:
+        return -1
+    return _first_step(state, data, buf, pos, sc, par)
+
+
+@leaf
+def _fetch_for_quest(state, data, seat, buf):
+    """Go for (or pick up) the nearest token a held quest still needs, if the seat has room and
+    reaches it this turn on a Roman-free path; -1 otherwise."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] >= x_max or state[MOVE_ENDED]:
+        return -1
+    dist, par = _search(state, data, buf, pos)
+    best_sp = -1
+    best_d = 1 << 30
+    for sp in range(data[O_RULES + R_NSPOT]):
+        if state[SPOT + sp] == 0 or state[SPOT_OUT + sp]:
+            continue
+        r = data[O_SPOT_RES + sp]
+        if state[pb + P_CARRIED + r] >= _reserved(state, data, seat, r):
+            continue
+        sec = data[O_SPOT_SEC + sp]
+        if sec != pos and state[ROMAN + sec]:
+            continue
+        d = 0 if sec == pos else dist[sec]
+        if d < best_d:
+            best_d = d
+            best_sp = sp
+    if best_sp < 0 or best_d > state[MP]:
+        return -1
+    sec = data[O_SPOT_SEC + best_sp]
+    if sec == pos:
+        return A_SPOT + best_sp if _is_legal(state, data, buf, A_SPOT + best_sp) else -1
+    if state[MP] == 0:
+        return -1
+    return _first_step(state, data, buf, pos, sec, par)
+
+
+@leaf
+def _move(state, data, seat, params, rng, buf):
+    if state[ACTS] > MAX_TURN_ACTIONS:
+        return A_PASS  # a safety net: free (0 MP) moves never loop
+    if _is_legal(state, data, buf, A_CRYSTAL):
+        return A_CRYSTAL
+    if _heading_home(state, data, seat):
+        a = _go_home(state, data, seat, buf)
+        if a >= 0:
+            return a
+    else:
+        a = _fetch_for_quest(state, data, seat, buf)
+        if a >= 0:
+            return a
+    a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    if _is_legal(state, data, buf, a):
+        return a
+    return A_PASS
+
+
+@leaf
+def _nearest_tile(state, data, seat, buf, n):
+    """Among the A_TILE actions buf[:n], the tile nearest the seat (static road distance)."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    if pos < 0:
+        pos = data[O_RULES + R_SC]
+    best = buf[0]
+    best_d = 1 << 30
+    for i in range(n):
+        sec = data[X_TILE_SECS + (buf[i] - A_TILE) * MAX_TSEC]
+        d = _dist(data, pos, sec)
+        if d < best_d:
+            best_d = d
+            best = buf[i]
+    return best
+
+
+@leaf
+def _return_choice(state):
+    """The drawn token least wanted: a Roman, Romanisation, orders, the cycle, then others."""
+    best = 0
+    best_p = -1
+    for i in range(state[N_PENDING]):
+        k = state[PENDING + i]
+        p = 0
+        if k == T_ROMAN:
+            p = 5
+        elif k == T_ROMANISE:
+            p = 4
+        elif k == T_ORDERS:
+            p = 3
+        elif k == T_CYCLE:
+            p = 2
+        if p > best_p:
+            best_p = p
+            best = i
+    return best
+
+
+@leaf
+def _quest_phase(state, data, seat, buf):
+    ph = state[PHASE]
+    q = qp(seat)
+    if ph == PH_DESTINY:
+        a0 = state[q + QP_ALT0]
+        a1 = state[q + QP_ALT0 + 1]
+        return A_DESTINY + (1 if _destiny_value(data, a1) > _destiny_value(data, a0) else 0)
+    if ph == PH_RETURN:
+        return A_ORDER + _return_choice(state)
+    if ph == PH_ENCHANT or ph == PH_CRYSTAL_SPOT:  # noqa: SIM109
+        n = legal_actions(state, data, buf)
+        return _nearest_tile(state, data, seat, buf, n)
+    if ph == PH_ITEM_DROP:
+        drawn = state[ITEM_DRAWN]
+        best = drawn
+        most = state[q + QP_ITEMS + drawn] + 1
+        for i in range(N_ITEMS):
+            if state[q + QP_ITEMS + i] > most:
+                most = state[q + QP_ITEMS + i]
+                best = i
+        return A_ITEM + best
+    if ph == PH_GOLD_RELOC:
+        sec = trader_greedy._roman_spot_choice(state, data, seat, state[GOLD_ROMAN], True)
+        if sec < 0 or trader_greedy._completes_conquest(state, data, sec):
+            return A_PASS
+        return A_ROMAN + sec
+    if ph == PH_QUEST_DONE or ph == PH_QUEST_DISCARD:  # noqa: SIM109
+        for i in range(MAX_HELD):
+            quest = state[q + QP_HELD + i]
+            if quest < 0:
+                continue
+            if ph == PH_QUEST_DONE and quest_ready(state, data, seat, quest):
+                return A_QUEST + i
+            if ph == PH_QUEST_DISCARD and not quest_possible(state, data, seat, quest):
+                return A_QUEST + i
+        return A_PASS
+    if ph == PH_QUEST_DRAW:
+        return A_YES
+    if ph == PH_CRYSTALS:
+        n = legal_actions(state, data, buf)
+        return buf[n - 1]  # every crystal carried
+    return A_PASS  # the Raven: never moves a Roman
+
+
+@leaf
+def _start(state, data, seat, params, buf):
+    """The start section with the best first goal (Celtic Trader's goal search)."""
+    n = legal_actions(state, data, buf)
+    best = buf[0]
+    best_score = -1e18
+    move = data[trader_greedy.O_MOVE_VAL + state[PLAYERS + seat * PW + trader_greedy.P_MOVE]]
+    for i in range(n):
+        a = buf[i]
+        if a >= A_SEC + MAX_SEC:
+            continue  # (a start passing a Roman with a gold: the plain sections suffice)
+        sec = a - A_SEC
+        if state[trader_greedy.ROMAN + sec]:
+            score = -1e9
+        else:
+            _, _, score = trader_greedy._best_goal(
+                state, data, seat, sec, move, 0, 0, params, buf, True
+            )
+            n = legal_actions(state, data, buf)  # the goal search used the buffer's tail only
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@leaf
+def greedy_action(state, data, seat, params, rng, buf):
+    """The Celtic Quest greedy bot's action (``buf``: int32, state.BUF_LEN)."""
+    ph = state[PHASE]
+    if ph > PH_TURN_END:
+        return _quest_phase(state, data, seat, buf)
+    if ph == PH_MOVE:
+        return _move(state, data, seat, params, rng, buf)
+    if ph == PH_START:
+        return _start(state, data, seat, params, buf)
+    q = qp(seat)
+    if ph == PH_CLAIM:
+        d = state[q + QP_DESTINY]
+        if d >= 0 and data[X_DESTINY_RP_VP + d] > 0:
+            return A_PASS
+    if ph == PH_DELIVER:
+        return _deliver(state, data, seat, buf)
+    a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    return _legal_or_first(state, data, buf, a)
+
+
+@leaf
+def _deliver(state, data, seat, buf):
+    """Deliver every token of a type not kept for a quest, with rings when it holds one."""
+    pb = PLAYERS + seat * PW
+    for r in range(N_RES):
+        k = min(state[pb + P_CARRIED + r] - _reserved(state, data, seat, r), MAX_DELIVER)
+        if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
+            a = A_DELIVER + r * MAX_DELIVER + k - 1
+            if state[qp(seat) + QP_ITEMS + I_RING] > 0 and _is_legal(
+                state, data, buf, A_RING + a - A_DELIVER
+            ):
+                return A_RING + a - A_DELIVER
+            return a
+    return A_PASS
+
+
+def greedy_defaults() -> np.ndarray:
+    return trader_greedy.greedy_defaults()
