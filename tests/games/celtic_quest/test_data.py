@@ -291,6 +291,7 @@ LEVER_PARAMS = {
     "Tie-break": ("tie_break", "most_quests", "shared"),
     "Unconnected resource spot tolerance": ("unconnected_spots_max", 2, None),
     "Map mode": ("map_mode", "generated", "fixed"),
+    "Engine: generated maps per variant (0 = one per game)": ("map_pool", 256, None),
     # §10 rulings with an alternative (issue 13: declare the alternative as a parameter)
     "B8 elixir for crystals": ("elixir_on_crystals", True, False),
     "B9 breads per turn (0 = any)": ("breads_per_turn", 0, None),
