@@ -63,6 +63,7 @@ from sim.games.catan_great_wall.state import (
     A_K_DONE,
     A_K_MOVE,
     A_K_REMOVE,
+    A_NO_STEAL,
     A_PIRATE,
     A_WALL,
     BREACHES,
@@ -261,6 +262,8 @@ def knight_worth(state, data, p):
 @njit(cache=True)
 def gw_value(state, data, p, a, params):
     """Value of a scenario action."""
+    if a == A_NO_STEAL:
+        return -1.0  # below every steal (a victim's public VP): greedy always takes a card
     if a == A_K_DONE:
         return 0.0
     if a >= A_K_REMOVE:

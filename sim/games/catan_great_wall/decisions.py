@@ -8,12 +8,13 @@ from numba import njit
 
 from sim.games.catan.decisions import DECISION_KINDS as BASE_KINDS
 from sim.games.catan.decisions import decision_kind as base_kind
-from sim.games.catan.state import PHASE
+from sim.games.catan.state import A_STEAL, PHASE
 from sim.games.catan_great_wall.state import (
     A_FORTRESS,
     A_K_DONE,
     A_K_MOVE,
     A_K_REMOVE,
+    A_NO_STEAL,
     A_WALL,
     PH_KNIGHT,
 )
@@ -36,6 +37,8 @@ def decision_kind(state, data, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state``."""
     if action < A_FORTRESS:
         return base_kind(state, data, action)
+    if action == A_NO_STEAL:
+        return base_kind(state, data, A_STEAL)  # a steal decision: to take no card
     if action < A_WALL:
         return N_BASE
     if action == A_WALL:

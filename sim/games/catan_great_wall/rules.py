@@ -104,6 +104,7 @@ from sim.games.catan_great_wall.state import (
     A_K_DONE,
     A_K_MOVE,
     A_K_REMOVE,
+    A_NO_STEAL,
     A_PIRATE,
     A_WALL,
     BAG,
@@ -465,7 +466,8 @@ def legal_actions(state, data, out):
             if is_victim(state, data, s):
                 out[n] = A_STEAL + s
                 n += 1
-        return n
+        out[n] = A_NO_STEAL  # "peut piocher": the pirate's steal is optional (A10)
+        return n + 1
     if phase == PH_KNIGHT:
         used = state[KN_USED]
         if not used & KN_MOVE:
@@ -602,6 +604,11 @@ def step(state, action, data, rng, out):
             out[HAND_N + p] -= c
         out[LEVEL + w] = level + 1
         base._check_win(out, data)
+        return
+    if phase == PH_STEAL and action == A_NO_STEAL:
+        copy_state(state, out)
+        out[PHASE] = out[RET_PHASE]
+        _knight_progress(out, data)
         return
     base.step(state, action, data, rng, out)
     if phase == PH_STEAL:

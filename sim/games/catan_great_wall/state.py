@@ -65,4 +65,5 @@ A_PIRATE = A_WALL + 1  # + sea hex: move the pirate (a 7 or a Knight)
 A_K_MOVE = A_PIRATE + MAX_SEA  # + from * 5 + to: Knight moves a rider between territories
 A_K_REMOVE = A_K_MOVE + MAX_NUMERALS * MAX_NUMERALS  # + hex: Knight sends a rider to the bag
 A_K_DONE = A_K_REMOVE + MAX_HEX  # the Knight takes no further action
-GW_MAX_ACTIONS = A_K_DONE + 1
+A_NO_STEAL = A_K_DONE + 1  # the pirate takes no card (§4.2 / A10: "peut", the steal is optional)
+GW_MAX_ACTIONS = A_NO_STEAL + 1

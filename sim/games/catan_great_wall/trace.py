@@ -66,6 +66,8 @@ def _gw_lines(a, b, action, names, p) -> list[str]:
         lines.append(f"{who}'s knight sends a rider on {names.hex(a, h)} back to the bag")
     elif action == G.A_K_DONE:
         lines.append(f"{who}'s knight takes no further action")
+    elif action == G.A_NO_STEAL:
+        lines.append(f"{who} takes no card with the pirate")
     # riders drawn from the bag (a build)
     drawn = -_riders(a, b, G.BAG, K)
     if action < S.A_ROAD and drawn.sum() > 0:

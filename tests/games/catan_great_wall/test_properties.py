@@ -47,9 +47,11 @@ def test_invariants_after_every_step_1000_games(players, bot):
     bad = np.flatnonzero(errors * ~capped)
     assert not bad.size, f"game {bad[0]}: {ERRORS[errors[bad[0]]]}"
     assert steps.max() < MAX_STEPS and counts[1:, 0].min() > 0
-    # random games always end by a rule; greedy ones very rarely stall at the safety cap once
-    # the board is full and the deck empty (no domestic trade: nobody can gain a VP)
-    assert capped.sum() == 0 if bot == "random" else capped.sum() <= 10
+    # a game at the safety cap broke no rule (sim/core/check.py): random play stalls about once
+    # in 1,000 games (1 at 4 and at 6 players with these seeds, since the pirate's steal became
+    # optional), greedy play as rarely once the board is full and the deck empty (no domestic
+    # trade: nobody can gain a VP)
+    assert capped.sum() <= (3 if bot == "random" else 10)
 
 
 @pytest.mark.parametrize(

@@ -338,8 +338,14 @@ def test_G12_seven_discards_pirate_blocks_its_harbour_steal_from_anyone():
     s = apply(s, G.A_PIRATE + inlet, data, check=False)
     assert s[S.PORTS + 3 * 6 + S.GENERIC] == 0, "no 3:1 trade while the pirate is there"
     assert s[S.PHASE] == S.PH_STEAL
-    victims = [a - S.A_STEAL for a in legal(s, data)]
+    choices = legal(s, data)
+    victims = [a - S.A_STEAL for a in choices if a != G.A_NO_STEAL]
     assert victims == [p for p in (1, 2, 3) if s[S.HAND_N + p] > 0], "any player with a card"
+    # "peut piocher": P may also take no card; the turn then goes on with nothing stolen
+    assert G.A_NO_STEAL in choices
+    after = apply(s, G.A_NO_STEAL, data, check=False)
+    assert after[S.PHASE] == s[S.RET_PHASE]
+    assert (after[S.HAND : S.HAND + 4 * 5] == s[S.HAND : S.HAND + 4 * 5]).all()
 
 
 def test_G13_knight_two_different_actions_of_three():
