@@ -4,16 +4,16 @@
 kind is conserved, the RP/VP supply holds what is not in play, carried tokens fit, positions
 and the enchanted tiles agree with the map. ``transition_check`` holds what never goes back
 (the spell track, enchantments, quests completed, crystals delivered, capability levels).
-``checked`` is the compiled checked loop (sim/core/check.py). Celtic Quest is played by the
-Celtic Trader kernels, so the loop is Celtic Trader's (sim/games/celtic_trader/invariants.py)
-over the longer Celtic Quest state.
+``checked`` runs the compiled checked loop (sim/core/check.py). Celtic Quest is played by the
+Celtic Trader kernels, so the loop is Celtic Trader's (sim/games/celtic_trader/invariants.py),
+which calls the three checks below on the longer Celtic Quest state.
 """
 
 import numpy as np
 from numba import njit
 
-from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
-from sim.core.rng import seed_streams
+import sim.games.celtic_trader.invariants as trader_checks
+from sim.core.check import GENERIC
 from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.play import chunk_data, fixed_destinies
 from sim.games.celtic_quest.rules import components, qp, rep, score, tile_celtic
@@ -39,15 +39,9 @@ from sim.games.celtic_trader.params import (
     R_TENS,
 )
 from sim.games.celtic_trader.rules import (
-    current_player,
     has_roman_spot,
-    init_state,
-    is_over,
-    legal_actions,
     scores,
-    step,
 )
-from strategies.celtic_trader import choose_action
 
 INVARIANTS = (
     "bag tokens conserved (resources, Romans, cycle, orders, Romanisation, druid)",
@@ -343,75 +337,16 @@ def score_check(s, data):
     return True
 
 
-@njit(cache=True)
 def checked_kernel(
     data, n_players, fixed, codes, params, seeds, max_steps, corrupt,
     first_code, first_step, counts,
 ):  # fmt: skip
-    """Play one game per seed; after every step check every invariant (sim/core/check.py)."""
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(Q.QSTATE_LEN, np.int32)
-    b = np.zeros(Q.QSTATE_LEN, np.int32)
-    before = np.zeros(Q.QSTATE_LEN, np.int32)
-    buf = np.zeros(S.BUF_LEN, np.int32)
-    legal = np.zeros(S.MAX_ACTIONS, np.int32)
-    n_game = len(INVARIANTS)
-    for g in range(seeds.shape[0]):
-        seed_streams(streams, seeds[g])
-        init_state(data, n_players, S.ROLES_RANDOM, fixed, streams[0], a)
-        for k in range(1, n_game + 1):
-            counts[GAME_BASE + k, 0] += 1
-        code = state_check(a, data)
-        err = 0 if code == 0 else GAME_BASE + code
-        steps = 0
-        while err == 0 and not is_over(a):
-            if steps >= max_steps:
-                counts[C_ENDS, 0] += 1
-                err = C_ENDS
-                break
-            seat = current_player(a)
-            act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
-            n = legal_actions(a, data, legal)
-            counts[C_LEGAL, 0] += 1
-            found = False
-            for i in range(n):
-                if legal[i] == act:
-                    found = True
-            if not found:
-                err = C_LEGAL
-                break
-            for i in range(Q.QSTATE_LEN):
-                before[i] = a[i]
-            step(a, act, data, streams[0], b)
-            steps += 1
-            if g == corrupt[0] and steps == corrupt[1]:
-                b[corrupt[2]] += corrupt[3]
-            counts[C_INPUT, 0] += 1
-            for i in range(Q.QSTATE_LEN):
-                if a[i] != before[i]:
-                    err = C_INPUT
-            for k in range(1, n_game + 1):
-                counts[GAME_BASE + k, 0] += 1
-            if err == 0:
-                code = transition_check(a, b, data)
-                if code == 0:
-                    code = state_check(b, data)
-                if code != 0:
-                    err = GAME_BASE + code
-            a, b = b, a
-        if err == 0:
-            counts[C_SCORE, 0] += 1
-            if not score_check(a, data):
-                err = C_SCORE
-        if err == 0:
-            counts[C_ENDS, 0] += 1
-            counts[C_CAPPED, 0] += 1
-            if a[S.REASON] == S.END_TURN_CAP:
-                err = C_CAPPED
-        first_code[g] = err
-        first_step[g] = steps
-        if err != 0:
-            counts[err, 1] += 1
+    """Celtic Trader's checked loop (the same engine: it runs the checks above where the data
+    says Celtic Quest), with each seat's destiny fixed or, where -1, dealt."""
+    trader_checks.checked_kernel(
+        data, n_players, S.ROLES_RANDOM, fixed, codes, params, seeds, max_steps, corrupt,
+        first_code, first_step, counts,
+    )  # fmt: skip
 
 
 def checked(setup, seeds, max_steps, corrupt):

@@ -3,7 +3,9 @@
 ``state_check`` is the state's own validator: every token is conserved across bag, discard, map,
 carried, in-hand and out of play; RP + VP in play never exceed the supply (with the 10-point
 markers used so far); carried tokens agree with their counter and the carrying capacity.
-``checked`` is the compiled checked loop (sim/core/check.py).
+``checked`` is the compiled checked loop (sim/core/check.py). Celtic Quest, played by the same
+kernels, is checked by the same loop: where the data says ``R_QUEST`` the three checks are
+Celtic Quest's (sim/games/celtic_quest/invariants.py) and the state is the longer quest state.
 """
 
 import numpy as np
@@ -11,6 +13,7 @@ from numba import njit
 
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.games.celtic_quest.layout import QSTATE_LEN
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.params import (
     N_RES,
@@ -21,6 +24,7 @@ from sim.games.celtic_trader.params import (
     R_CYCLE,
     R_NSPOT,
     R_ORDERS,
+    R_QUEST,
     R_ROMANISATION,
     R_ROMANS_TOTAL,
     R_SUPPLY,
@@ -44,6 +48,8 @@ N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
 @njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
+    if data[O_RULES + R_QUEST]:
+        return quest_checks.state_check(s, data)
     n_players = s[S.NP]
     n_spots = data[O_RULES + R_NSPOT]
     for k in range(S.N_KINDS):
@@ -94,12 +100,16 @@ def state_check(s, data):
 @njit(cache=True)
 def transition_check(before, after, data):
     """0: Celtic Trader has no invariant over one step beyond the state's own."""
+    if data[O_RULES + R_QUEST]:
+        return quest_checks.transition_check(before, after, data)
     return 0
 
 
 @njit(cache=True)
 def score_check(s, data):
     """True if every seat's score equals the sum of its components (RP, VP)."""
+    if data[O_RULES + R_QUEST]:
+        return quest_checks.score_check(s, data)
     n = s[S.NP]
     z = np.zeros(1, np.int32)
     zr = np.zeros(1, np.int8)
@@ -118,14 +128,16 @@ def checked_kernel(
     data, n_players, role_mode, fixed_roles, codes, params, seeds, max_steps, corrupt,
     first_code, first_step, counts,
 ):  # fmt: skip
-    """Play one game per seed; after every step check every invariant (sim/core/check.py)."""
+    """Play one game per seed; after every step check every invariant (sim/core/check.py).
+    ``counts`` has one row per generic and game invariant (Celtic Trader's or Celtic Quest's)."""
+    state_len = QSTATE_LEN if data[O_RULES + R_QUEST] else S.STATE_LEN
     streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(S.STATE_LEN, np.int32)
-    b = np.zeros(S.STATE_LEN, np.int32)
-    before = np.zeros(S.STATE_LEN, np.int32)
+    a = np.zeros(state_len, np.int32)
+    b = np.zeros(state_len, np.int32)
+    before = np.zeros(state_len, np.int32)
     buf = np.zeros(S.BUF_LEN, np.int32)
     legal = np.zeros(S.MAX_ACTIONS, np.int32)
-    n_game = len(INVARIANTS)
+    n_game = counts.shape[0] - 1 - GAME_BASE
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
@@ -150,14 +162,14 @@ def checked_kernel(
             if not found:
                 err = C_LEGAL
                 break
-            for i in range(S.STATE_LEN):
+            for i in range(state_len):
                 before[i] = a[i]
             step(a, act, data, streams[0], b)
             steps += 1
             if g == corrupt[0] and steps == corrupt[1]:
                 b[corrupt[2]] += corrupt[3]
             counts[C_INPUT, 0] += 1
-            for i in range(S.STATE_LEN):
+            for i in range(state_len):
                 if a[i] != before[i]:
                     err = C_INPUT
             for k in range(1, n_game + 1):
@@ -202,3 +214,7 @@ def checked(setup, seeds, max_steps, corrupt):
             first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip
     return first_code, first_step, counts
+
+
+# Celtic Quest's checks (imported last: that module imports this one's loop)
+import sim.games.celtic_quest.invariants as quest_checks  # noqa: E402
