@@ -376,7 +376,6 @@ def _start(state, data, seat, params, buf):
             _, _, score = trader_greedy._best_goal(
                 state, data, seat, sec, move, 0, 0, params, buf, True
             )
-            n = legal_actions(state, data, buf)  # the goal search used the buffer's tail only
         if score > best_score:
             best_score = score
             best = a

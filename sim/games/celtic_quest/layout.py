@@ -108,19 +108,6 @@ QSTATE_LEN = QPLAYERS + MAX_PLAYERS * QPW
     PH_CRYSTALS,  # deliver crystals (how many)
     PH_RAVEN,  # move any Roman before moving (Raven-type quests)
 ) = range(15, 26)
-Q_PHASE_NAMES = (
-    "destiny",
-    "return_token",
-    "enchant",
-    "crystal_spot",
-    "item_drop",
-    "gold_relocate",
-    "quest_done",
-    "quest_discard",
-    "quest_draw",
-    "crystals",
-    "raven",
-)
 
 # where the flow resumes after an enchantment (druid: the drawn tokens; quest: the upgrades)
 # or after a passed Roman's relocation (movement goes on; movement starts)
@@ -149,7 +136,6 @@ A_DESTINY = A_CRYSTALS + MAX_CARRIED_CRYSTALS + 1  # + 0/1: keep that destiny ca
 A_RING = A_DESTINY + 2  # + r * MAX_DELIVER + (k - 1): deliver k tokens of r, with rings
 A_ROMAN = A_RING + N_RES * MAX_DELIVER  # + section: move the Roman to it (gold relocation, Raven)
 Q_MAX_ACTIONS = A_ROMAN + MAX_SEC
-RAVEN_FROM = 0  # (the Raven moves a Roman in two decisions: from, then to; see rules.py)
 
 # ---- data: quest tables after the Celtic Trader data ----------------------------------------
 (
