@@ -32,9 +32,15 @@ is dropped, and the rollouts it would have used go to the survivors (the race st
 only greedy's pick is left, which is what makes clear-cut decisions cheap: 1.25x the games/s of
 an equal split on Celtica at its default budget, at the same strength). An alternative
 replaces greedy's pick only when its paired mean gain clears ``keep`` plus ``z`` standard
-errors. UCB1 (``ucb > 0``) plays the best mean (plus ``keep``) instead. MCTS/UCT was not
-implemented: tree reuse needs per-game state hashing, and the flat race meets the targets on
-both games.
+errors. ``same`` drops earlier the alternatives that change nothing: one whose every rollout so
+far, on the paired draws, was valued exactly as greedy's pick's (zero gain, zero spread; the
+common case when the horizon's leader does not depend on the move) is dropped after ``same``
+rounds. Profiled by phase (issue 20), the bot spent almost all of its time in rollouts whose
+value equalled greedy's, 98% of the alternatives still alive at the end of a Celtic Trader race
+were such, and a race ran its whole budget on them; an alternative with one differing rollout in
+``same + 1`` can never clear ``z = 1`` anyway. UCB1 (``ucb > 0``) plays the best mean (plus
+``keep``) instead. MCTS/UCT was not implemented: tree reuse needs per-game state hashing, and
+the flat race meets the targets on both games.
 
 Rollout value, from the searching seat's point of view. ``scores`` gives each seat's score if
 the game ended now (win share: 1 if strictly first, 1/k in a k-way tie, else 0); ``evaluate``
@@ -144,9 +150,20 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         low=0.0,
         high=100.0,
     ),
+    Param(
+        "same",
+        "int",
+        0,
+        "equal split: drop an alternative valued as greedy's pick in all of its first `same` "
+        "rollouts (0 = never)",
+        low=0,
+        high=1_000_000,
+    ),
 )
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
-(P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN, P_CUT) = range(N_SEARCH_PARAMS)
+(P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN, P_CUT, P_SAME) = range(
+    N_SEARCH_PARAMS
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MAX_SEATS = 16  # size of the per-decision score buffer; no menhir game has more seats
@@ -255,6 +272,7 @@ def make_search_bot(
     scores,
     determinize=None,
     evaluate=None,
+    policy_memory=True,
 ):
     """Build the search kernel of one game from its kernels.
 
@@ -277,7 +295,10 @@ def make_search_bot(
     ``buf`` the game's int32 action buffer. A policy may keep memory in ``buf`` (Celtic
     Trader's greedy keeps its movement plan there): greedy's own pick is computed on the real
     ``buf``, as when greedy plays, and every rollout starts from a copy of it; the search lists
-    the legal actions in a buffer of its own. ``state`` is never written.
+    the legal actions in a buffer of its own. ``state`` is never written. A game whose policy
+    writes ``buf`` before it reads it (a scratch buffer, no memory) passes
+    ``policy_memory=False``: the copy per rollout is skipped (Celtica's buffer is 20 KiB, as
+    long to copy as a third of its rollout).
 
     The hook in a game's ``strategies/<game>/__init__.py`` (search work, one branch)::
 
@@ -302,9 +323,9 @@ def make_search_bot(
             return n
 
     @njit
-    def rollout(state, data, seat, action, gparams, horizon, margin, rs, a, b, buf, work, sc, ev):
-        determinize(state, data, seat, rs, a)
-        work[:] = buf  # every rollout starts from the policy's real memory, if it keeps any
+    def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
+        """Play ``action`` from the dealt position ``a``, then greedy to the horizon; its value.
+        ``a`` and ``b`` are overwritten (the rollout alternates between them)."""
         step(a, action, data, rs, b)
         cur, nxt = b, a
         mover = seat
@@ -368,6 +389,8 @@ def make_search_bot(
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
         ev = np.zeros(MAX_SEATS, np.float64)
+        dealt = np.empty_like(state)  # race: one deal per round, shared by the candidates
+        rs_dealt = np.empty(4, np.uint64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
         gain_sq = np.zeros(k, np.float64)  # paired: sum of squared (value - greedy's value)
@@ -382,28 +405,23 @@ def make_search_bot(
             n_alive = k
             spent = 0
             r = 0
+            same = int(params[P_SAME])
             while n_alive > 1 and spent + n_alive <= budget:
-                seed = rollout_seed(base, r)
+                # rollout r deals the hidden parts once for every candidate (the deal is what
+                # its seed gives; dealing again per candidate gave the same position, slower)
+                seed_stream(rs, rollout_seed(base, r))
+                determinize(state, data, seat, rs, dealt)
+                rs_dealt[:] = rs
                 v0 = 0.0
                 for c in range(k):
                     if not alive[c]:
                         continue
-                    seed_stream(rs, seed)
-                    v = rollout(
-                        state,
-                        data,
-                        seat,
-                        cand[c],
-                        gparams,
-                        horizon,
-                        margin,
-                        rs,
-                        a,
-                        b,
-                        buf,
-                        work,
-                        sc,
-                        ev,
+                    a[:] = dealt
+                    rs[:] = rs_dealt
+                    if policy_memory:  # every rollout starts from the policy's real memory
+                        work[:] = buf
+                    v = play_out(
+                        a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                     )
                     if c == 0:
                         v0 = v
@@ -414,6 +432,11 @@ def make_search_bot(
                 if cut > 0.0 and r >= MIN_PER_CANDIDATE:
                     for c in range(1, k):
                         if alive[c] and _upper_gain(sums[c], gain_sq[c], r, cut) < keep:
+                            alive[c] = False
+                            n_alive -= 1
+                if 0 < same <= r:  # every rollout so far valued exactly as greedy's pick's
+                    for c in range(1, k):
+                        if alive[c] and gain_sq[c] == 0.0:
                             alive[c] = False
                             n_alive -= 1
             # play an alternative only if its paired gain clears keep + z standard errors
@@ -441,21 +464,11 @@ def make_search_bot(
                             best_ucb = u
                             c = j
                 seed_stream(rs, rollout_seed(base, counts[c]))
-                sums[c] += rollout(
-                    state,
-                    data,
-                    seat,
-                    cand[c],
-                    gparams,
-                    horizon,
-                    margin,
-                    rs,
-                    a,
-                    b,
-                    buf,
-                    work,
-                    sc,
-                    ev,
+                determinize(state, data, seat, rs, a)
+                if policy_memory:
+                    work[:] = buf
+                sums[c] += play_out(
+                    a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                 )
                 counts[c] += 1
 

@@ -35,7 +35,7 @@ GREEDY_DECL = BotDecl(
 # defaults from a 4-player ladder against greedy (420 games, seats rotated): rollouts=16 with
 # horizon=2 (the shared defaults) 0.49, rollouts=32 horizon=2 margin=0.1 0.61, rollouts=64
 # horizon=4 0.64 [0.60, 0.69], rollouts=64 to the end 0.70 (slower)
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
@@ -49,7 +49,14 @@ def random_action(state, data, seat, params, rng, buf):
 # search hook (bot levels): the game-agnostic search kernel; determinize re-deals the other
 # hands and the unplayed development cards against the deck
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    greedy_action,
+    scores,
+    determinize,
+    policy_memory=False,  # greedy lists the legal actions into buf before it reads it
 )
 
 

@@ -32,7 +32,7 @@ GREEDY_DECL = BotDecl(
     "riders away from its wall",
     GREEDY_PARAMS,
 )
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
@@ -44,7 +44,14 @@ def random_action(state, data, seat, params, rng, buf):
 
 
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    greedy_action,
+    scores,
+    determinize,
+    policy_memory=False,  # greedy lists the legal actions into buf before it reads it
 )
 
 

@@ -31,7 +31,7 @@ GREEDY_DECL = BotDecl(
     "only) and ships",
     GREEDY_PARAMS,
 )
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
@@ -45,7 +45,14 @@ def random_action(state, data, seat, params, rng, buf):
 # the game-agnostic search kernel; determinize re-deals the other hands, the support row and
 # the other seats' decision cards
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    greedy_action,
+    scores,
+    determinize,
+    policy_memory=False,  # greedy lists the legal actions into buf before it reads it
 )
 
 

@@ -21,7 +21,7 @@ from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # s
 RANDOM_CODE, GREEDY_CODE = 0, 1
 RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal actions")
 # search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts
-SEARCH_DECL = search_bot_decl(GREEDY_DECL)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
@@ -34,7 +34,14 @@ def random_action(state, data, seat, params, rng, buf):
 # search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards
 # and the face-down tiles below the piles' tops
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, greedy_action, scores, determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    greedy_action,
+    scores,
+    determinize,
+    policy_memory=False,  # greedy lists the legal actions into buf before it reads it
 )
 
 

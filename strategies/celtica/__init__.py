@@ -116,7 +116,7 @@ GREEDY_DECL = BotDecl(
 )
 # search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts;
 # defaults measured at 0.61 against greedy, 31 games/s on one core (2 players, search_measure)
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, margin=1.0)
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, margin=1.0, same=4)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 NEG = -1e18
@@ -486,6 +486,7 @@ search_action = make_search_bot(
     scores,
     determinize,
     search_values,
+    policy_memory=False,  # greedy's buf is scratch, written before it is read
 )
 
 

@@ -38,9 +38,9 @@ def _warmup() -> None:
 
 
 def _bots():
-    from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL, SEARCH_DECL
+    from strategies.celtic_trader.decl import GREEDY_DECL, QUEST_SEARCH_DECL, RANDOM_DECL
 
-    return (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
+    return (RANDOM_DECL, GREEDY_DECL, QUEST_SEARCH_DECL)
 
 
 _raw = load_raw()
