@@ -322,9 +322,7 @@ def make_search_bot(
             n = scores(state, data, out)
             return n
 
-    # inlined into search_action: one compiled layer less, whose optimisation re-ran over the
-    # whole linked step/policy tree (cold compile, issue 20)
-    @njit(inline="always")
+    @njit
     def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
         """Play ``action`` from the dealt position ``a``, then greedy to the horizon; its value.
         ``a`` and ``b`` are overwritten (the rollout alternates between them)."""

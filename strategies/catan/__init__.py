@@ -59,7 +59,7 @@ search_action = make_search_bot(
 )
 
 
-@leaf(inline="always")  # thin dispatch: inlined, no compiled layer of its own
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == GREEDY_CODE:

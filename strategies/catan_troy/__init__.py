@@ -56,7 +56,7 @@ search_action = make_search_bot(
 )
 
 
-@njit(cache=True, inline="always")  # thin dispatch: inlined, no compiled layer of its own
+@njit(cache=True)
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == GREEDY_CODE:

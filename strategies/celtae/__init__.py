@@ -45,7 +45,7 @@ search_action = make_search_bot(
 )
 
 
-@leaf(inline="always")  # thin dispatch: inlined, no compiled layer of its own
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)

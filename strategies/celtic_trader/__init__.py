@@ -20,7 +20,7 @@ GREEDY_CODE = 1
 __all__ = ["GREEDY_DECL", "RANDOM_DECL", "choose_action", "greedy_action", "random_action"]
 
 
-@leaf(inline="always")  # thin dispatch: inlined, no compiled layer of its own
+@leaf
 def policy(state, data, seat, params, rng, buf):
     """The greedy bot of the game being played (Celtic Quest plays on these kernels)."""
     if data[O_RULES + R_QUEST]:
@@ -41,7 +41,7 @@ def random_action(state, data, rng, buf):
     return buf[randint(rng, n)]
 
 
-@leaf(inline="always")  # thin dispatch: inlined, no compiled layer of its own
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
     if code == GREEDY_CODE:
