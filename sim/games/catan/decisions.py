@@ -5,7 +5,8 @@ placement or a Road Building road from a bought one, and the seat's harbours tel
 trade from a harbour trade.
 """
 
-from sim.core.kernel import leaf
+from numba import njit
+
 from sim.games.catan.params import G_BANK_RATIO, G_GENERIC_RATIO
 from sim.games.catan.rules import current_player, trade_ratio
 from sim.games.catan.state import (
@@ -53,7 +54,7 @@ DECISION_KINDS = (
 )
 
 
-@leaf
+@njit(cache=True)
 def decision_kind(state, data, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state``."""
     if action < A_CITY:
