@@ -429,16 +429,15 @@ def make_search_bot(
                     gain_sq[c] += (v - v0) * (v - v0)
                 spent += n_alive
                 r += 1
-                if cut > 0.0 and r >= MIN_PER_CANDIDATE:
-                    for c in range(1, k):
-                        if alive[c] and _upper_gain(sums[c], gain_sq[c], r, cut) < keep:
-                            alive[c] = False
-                            n_alive -= 1
-                if 0 < same <= r:  # every rollout so far valued exactly as greedy's pick's
-                    for c in range(1, k):
-                        if alive[c] and gain_sq[c] == 0.0:
-                            alive[c] = False
-                            n_alive -= 1
+                racing = cut > 0.0 and r >= MIN_PER_CANDIDATE
+                for c in range(1, k):
+                    if not alive[c]:
+                        continue
+                    lost = racing and _upper_gain(sums[c], gain_sq[c], r, cut) < keep
+                    twin = 0 < same <= r and gain_sq[c] == 0.0  # valued as greedy's pick so far
+                    if lost or twin:
+                        alive[c] = False
+                        n_alive -= 1
             # play an alternative only if its paired gain clears keep + z standard errors
             best = 0
             best_gain = 0.0
