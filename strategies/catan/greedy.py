@@ -20,8 +20,7 @@ Values, per action (the highest is played; ties go to the first listed):
   takes from the opponent with the most public VP; discards give up the most plentiful cards.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.games.catan.params import (
     C_CITY,
@@ -92,14 +91,14 @@ P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD = range(6)
 NEG = -1e18
 
 
-@njit(cache=True)
+@leaf
 def pips(number):
     if number < 2 or number == 7 or number > 12:
         return 0
     return 6 - abs(7 - number)
 
 
-@njit(cache=True)
+@leaf
 def produces(state, data, p, res):
     """Does ``p`` have a building next to a hex of resource ``res``?"""
     for v in range(data[G_N_VERT]):
@@ -112,7 +111,7 @@ def produces(state, data, p, res):
     return False
 
 
-@njit(cache=True)
+@leaf
 def place_value(state, data, p, v, params):
     """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour)."""
     value = 0.0
@@ -132,7 +131,7 @@ def place_value(state, data, p, v, params):
     return value
 
 
-@njit(cache=True)
+@leaf
 def _affordable_after(state, data, p, give, ratio, get, row):
     """Could ``p`` pay cost ``row`` after trading ``ratio`` of ``give`` for one ``get``?"""
     for r in range(N_RES):
@@ -146,7 +145,7 @@ def _affordable_after(state, data, p, give, ratio, get, row):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _lacking(state, data, p):
     """The resource ``p`` lacks most for a settlement, else a city, else a card (or -1)."""
     for row in (C_SETTLEMENT, C_CITY, C_DEV):
@@ -160,7 +159,7 @@ def _lacking(state, data, p):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def _robbed(state, data, p):
     """Is the robber on a hex where ``p`` has a building?"""
     h = state[ROBBER]
@@ -172,7 +171,7 @@ def _robbed(state, data, p):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _best_open_place(state, data, p, e, params):
     """Best settlement place a new road on ``e`` opens (0 if none)."""
     best = 0.0
@@ -183,7 +182,7 @@ def _best_open_place(state, data, p, e, params):
     return best
 
 
-@njit(cache=True)
+@leaf
 def action_value(state, data, p, a, params, can_settle, n_roads):
     """Greedy value of legal action ``a`` for seat ``p``."""
     if a == A_END or a == A_ROLL:  # noqa: SIM109
@@ -255,7 +254,7 @@ def action_value(state, data, p, a, params, can_settle, n_roads):
     return float(public_victory_points(state, data, victim))
 
 
-@njit(cache=True)
+@leaf
 def _settle_possible(state, data, p, buf, n):
     for i in range(n):  # noqa: SIM110  (numba: plain loop)
         if A_SETTLE <= buf[i] < A_CITY:
@@ -263,7 +262,7 @@ def _settle_possible(state, data, p, buf, n):
     return False
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
     deterministic given what the seat sees)."""

@@ -5,8 +5,7 @@ placement or a Road Building road from a bought one, and the seat's harbours tel
 trade from a harbour trade.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.catan.params import G_BANK_RATIO, G_GENERIC_RATIO
 from sim.games.catan.rules import current_player, trade_ratio
 from sim.games.catan.state import (
@@ -54,7 +53,7 @@ DECISION_KINDS = (
 )
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, data, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state``."""
     if action < A_CITY:

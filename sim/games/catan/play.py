@@ -9,8 +9,8 @@ of a game that reached the VP target is the winner's alone, whatever the other s
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
@@ -45,7 +45,7 @@ PLAYER_EXTRAS = ("knights", "road_length", "turns_taken", "fewer_turns")
 TIEBREAK = ("fewer_turns",)
 
 
-@njit(cache=True)
+@leaf
 def write_results(state, data, g, rounds, turns, end_reason, winner, score, components, extras):
     """Copy one finished game's outcome into row ``g`` of the result arrays."""
     rounds[g] = state[ROUND]
@@ -66,7 +66,7 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
         extras[g, s, 3] = -state[TURNS_TAKEN + s]
 
 
-@njit(cache=True)
+@leaf
 def _play_kernel(
     data,
     n_players,
@@ -81,11 +81,13 @@ def _play_kernel(
     components,
     extras,
     actions,
+    streams,
+    a,
+    b,
+    buf,
 ):
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(STATE_LEN, np.int32)
-    b = np.zeros(STATE_LEN, np.int32)
-    buf = np.zeros(MAX_ACTIONS, np.int32)
+    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
@@ -119,6 +121,13 @@ def win_shares(score: np.ndarray, extras: np.ndarray, winner: np.ndarray) -> np.
     return win
 
 
+def work_arrays(n_players: int) -> tuple:
+    """``(streams, a, b, buf)``: the work arrays of :func:`_play_kernel`."""
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a, b = np.zeros(STATE_LEN, np.int32), np.zeros(STATE_LEN, np.int32)
+    return streams, a, b, np.zeros(MAX_ACTIONS, np.int32)
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
@@ -142,5 +151,6 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
         result.actions,
+        *work_arrays(setup.players),
     )
     return finish(result, winner, setup.params)

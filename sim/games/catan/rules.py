@@ -1,4 +1,4 @@
-"""Catan rules kernels: pure ``@njit(cache=True)`` functions over the flat state (state.py).
+"""Catan rules kernels: pure ``@leaf`` functions over the flat state (state.py).
 
 ``step(state, action, data, rng, out)`` copies ``state`` into ``out`` and applies one decision
 there; it never writes ``state``. Chance (the board shuffles, dice, development-card draws and
@@ -19,10 +19,9 @@ The win is checked after every action taken in the active player's own turn, and
 starts (§5); never in setup or in the Special Building Phase (§4.2).
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import draw_from_histogram, randint, shuffle
+from sim.core.scratch import stack_int32, stack_int64
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
@@ -108,6 +107,7 @@ from sim.games.catan.state import (
     LR_HOLDER,
     MAX_E,
     MAX_HEX,
+    MAX_PLAYERS,
     MAX_ROADS,
     MAX_SLOTS,
     MAX_V,
@@ -157,47 +157,49 @@ from sim.games.catan.state import (
 )
 
 MAX_NUMBER_TRIES = 100_000  # random number placement: reshuffles before giving up the 6/8 rule
+TRAIL_STACK = MAX_ROADS + 2  # longest-road search: the trail's vertices (one more than its roads)
+HELD_LEN = 2 * MAX_PLAYERS  # determinize: unplayed and new development cards per seat
 
 # ---------------------------------------------------------------------------------------------
 # Small readers
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def copy_state(state, out):
     """``out[:] = state`` as a plain loop (numba's slice assignment is slower)."""
     for i in range(state.shape[0]):
         out[i] = state[i]
 
 
-@njit(cache=True)
+@leaf
 def current_player(state):
     """The seat that decides next; -1 once the game is over."""
     return -1 if state[OVER] else state[SEAT]
 
 
-@njit(cache=True)
+@leaf
 def is_over(state):
     return state[OVER] != 0
 
 
-@njit(cache=True)
+@leaf
 def settlements_on_board(state, data, p):
     return data[G_SETTLEMENTS] - state[SETTLE_LEFT + p]
 
 
-@njit(cache=True)
+@leaf
 def cities_on_board(state, data, p):
     return data[G_CITIES] - state[CITIES_LEFT + p]
 
 
-@njit(cache=True)
+@leaf
 def vp_cards(state, p):
     """Victory Point cards held, bought this turn or before (§4.1: they count at once)."""
     return state[DEV + p * N_DEV + VICTORY_POINT] + state[DEV_NEW + p * N_DEV + VICTORY_POINT]
 
 
-@njit(cache=True)
+@leaf
 def victory_points(state, data, p):
     """VP of seat ``p`` counting hidden VP cards (§6)."""
     vp = settlements_on_board(state, data, p) + 2 * cities_on_board(state, data, p)
@@ -211,13 +213,13 @@ def victory_points(state, data, p):
     return vp
 
 
-@njit(cache=True)
+@leaf
 def public_victory_points(state, data, p):
     """VP that every player can see (VP cards stay hidden)."""
     return victory_points(state, data, p) - vp_cards(state, p)
 
 
-@njit(cache=True)
+@leaf
 def scores(state, data, out):
     """Each seat's VP (if the game ended now), the VP-target winner ranked first whatever the
     others hold (only the active player can win, §6); returns the seat count."""
@@ -228,7 +230,7 @@ def scores(state, data, out):
     return state[NP]
 
 
-@njit(cache=True)
+@leaf
 def can_afford(state, data, p, row):
     for r in range(N_RES):  # noqa: SIM110  (numba: plain loop)
         if state[HAND + p * N_RES + r] < data[D_COSTS + N_RES * row + r]:
@@ -236,7 +238,7 @@ def can_afford(state, data, p, row):
     return True
 
 
-@njit(cache=True)
+@leaf
 def bank_total(state):
     n = 0
     for r in range(N_RES):
@@ -244,7 +246,7 @@ def bank_total(state):
     return n
 
 
-@njit(cache=True)
+@leaf
 def trade_ratio(state, data, p, r):
     """Cards of resource ``r`` that ``p`` gives for one card (§4.5): bank or best harbour."""
     ratio = data[G_BANK_RATIO]
@@ -255,7 +257,7 @@ def trade_ratio(state, data, p, r):
     return ratio
 
 
-@njit(cache=True)
+@leaf
 def has_road_at(state, data, p, v):
     for k in range(3):
         e = data[D_VERTEX_EDGES + 3 * v + k]
@@ -264,7 +266,7 @@ def has_road_at(state, data, p, v):
     return False
 
 
-@njit(cache=True)
+@leaf
 def road_ok(state, data, p, e):
     """May ``p`` put a road on edge ``e`` (§3): empty, touching own building or own road, not
     through a vertex holding an opponent's building."""
@@ -280,7 +282,7 @@ def road_ok(state, data, p, e):
     return False
 
 
-@njit(cache=True)
+@leaf
 def road_end_ok(state, data, p, v):
     """May a new road of ``p`` start from vertex ``v``: own building, or own road at an
     empty vertex (never through an opponent's building)?"""
@@ -292,7 +294,7 @@ def road_end_ok(state, data, p, v):
     return has_road_at(state, data, p, v)
 
 
-@njit(cache=True)
+@leaf
 def road_edges(state, data, p, out, n, first_only):
     """Append ``A_ROAD + e`` for every edge where ``p`` may build (the same set as
     :func:`road_ok` over all edges, found from the vertices of ``p``'s network); with
@@ -314,14 +316,14 @@ def road_edges(state, data, p, out, n, first_only):
     return n
 
 
-@njit(cache=True)
+@leaf
 def any_road_ok(state, data, p):
     """Is there an edge where ``p`` may build a road?"""
-    buf = np.empty(1, np.int32)
+    buf = stack_int32(1)
     return road_edges(state, data, p, buf, 0, True) > 0
 
 
-@njit(cache=True)
+@leaf
 def distance_ok(state, data, v):
     """Vertex ``v`` is empty and no adjacent vertex holds a building (the distance rule)."""
     if state[V_OWNER + v] != -1:
@@ -333,7 +335,7 @@ def distance_ok(state, data, v):
     return True
 
 
-@njit(cache=True)
+@leaf
 def setup_settle_ok(state, data, v):
     """A setup settlement: the distance rule, and a free edge for its road (a decision where
     the spec is silent: a vertex whose every edge already holds a road is not offered)."""
@@ -346,7 +348,7 @@ def setup_settle_ok(state, data, v):
     return False
 
 
-@njit(cache=True)
+@leaf
 def settle_ok(state, data, p, v):
     """A settlement after setup: the distance rule and one of ``p``'s roads at ``v``."""
     if not has_road_at(state, data, p, v):
@@ -359,7 +361,7 @@ def settle_ok(state, data, p, v):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _road_degree(state, data, p, v):
     d = 0
     for k in range(3):
@@ -369,7 +371,7 @@ def _road_degree(state, data, p, v):
     return d
 
 
-@njit(cache=True)
+@leaf
 def _longest_trail_from(state, data, p, start, used, stack_v, stack_k, stack_e, seen):
     """Longest trail of ``p``'s roads starting at ``start`` (iterative depth-first search over
     every trail; ``used`` flags the edges of the current trail and is all zero again on return;
@@ -407,7 +409,7 @@ def _longest_trail_from(state, data, p, start, used, stack_v, stack_k, stack_e, 
     return best
 
 
-@njit(cache=True)
+@leaf
 def road_length(state, data, p):
     """Longest trail in ``p``'s road network (§4.3): no edge twice, never through a vertex
     holding an opponent's building (it may end there).
@@ -417,11 +419,15 @@ def road_length(state, data, p):
     starts only there; pieces of the network without such a vertex (all even: a circuit uses
     every edge) are searched from any of their vertices.
     """
-    used = np.zeros(MAX_E, np.uint8)
-    seen = np.zeros(MAX_V, np.uint8)
-    stack_v = np.empty(MAX_ROADS + 2, np.int64)
-    stack_k = np.empty(MAX_ROADS + 2, np.int64)
-    stack_e = np.empty(MAX_ROADS + 2, np.int64)
+    used = stack_int32(MAX_E)
+    seen = stack_int32(MAX_V)
+    for e in range(MAX_E):
+        used[e] = 0
+    for v in range(MAX_V):
+        seen[v] = 0
+    stack_v = stack_int64(TRAIL_STACK)
+    stack_k = stack_int64(TRAIL_STACK)
+    stack_e = stack_int64(TRAIL_STACK)
     best = 0
     n_vert = data[G_N_VERT]
     for start in range(n_vert):
@@ -445,7 +451,7 @@ def road_length(state, data, p):
     return best
 
 
-@njit(cache=True)
+@leaf
 def update_longest_road(out, data, who, v):
     """Recompute ROAD_LEN and award the card: after a road, ``who`` is its builder (a road can
     only lengthen its owner's network); after a settlement on ``v``, the seats with a road at
@@ -480,7 +486,7 @@ def update_longest_road(out, data, who, v):
         out[LR_HOLDER] = -1
 
 
-@njit(cache=True)
+@leaf
 def update_largest_army(out, data, p):
     """After ``p`` plays a Knight: the first to the minimum takes the card, then only a player
     with strictly more Knights than the holder."""
@@ -496,7 +502,7 @@ def update_largest_army(out, data, p):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def red_adjacent(state, data):
     """Does a 6 or 8 token sit next to another 6 or 8?"""
     for h in range(data[G_N_HEX]):
@@ -512,7 +518,7 @@ def red_adjacent(state, data):
     return False
 
 
-@njit(cache=True)
+@leaf
 def place_numbers(data, rng, out):
     """Number tokens (§3.1): along the spiral rotated by a random allowed turn, skipping
     deserts; or (lever ``number_placement``) shuffled until no 6 is next to an 8."""
@@ -529,7 +535,9 @@ def place_numbers(data, rng, out):
                 out[HEX_NUMBER + h] = data[D_TOKENS + t]
                 t += 1
         return
-    tokens = np.zeros(MAX_HEX, np.int64)
+    tokens = stack_int64(MAX_HEX)
+    for t in range(MAX_HEX):
+        tokens[t] = 0
     for _ in range(MAX_NUMBER_TRIES):
         for t in range(n_tok):
             tokens[t] = data[D_TOKENS + t]
@@ -543,7 +551,7 @@ def place_numbers(data, rng, out):
             return
 
 
-@njit(cache=True)
+@leaf
 def init_state(data, n_players, rng, out):
     """Setup (§3) into ``out``: shuffled terrain, numbers and harbours, the robber on the
     desert, bank and deck, pieces; the first player places the first settlement."""
@@ -578,7 +586,9 @@ def init_state(data, n_players, rng, out):
         out[CITIES_LEFT + s] = r[G_CITIES]
 
     n_hex = r[G_N_HEX]
-    terr = np.zeros(MAX_HEX, np.int64)
+    terr = stack_int64(MAX_HEX)
+    for h in range(MAX_HEX):
+        terr[h] = 0
     i = 0
     for t in range(N_TERRAINS):
         for _ in range(data[D_TERRAIN_POOL + t]):
@@ -595,7 +605,9 @@ def init_state(data, n_players, rng, out):
     place_numbers(data, rng, out)
 
     n_slots = r[G_N_SLOTS]
-    harb = np.zeros(MAX_SLOTS, np.int64)
+    harb = stack_int64(MAX_SLOTS)
+    for s in range(MAX_SLOTS):
+        harb[s] = 0
     i = 0
     for t in range(N_RES + 1):
         for _ in range(data[D_HARBOUR_POOL + t]):
@@ -611,7 +623,7 @@ def init_state(data, n_players, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _dev_plays(state, data, p, out, n):
     """Append the development cards ``p`` may play now (one per turn, not one bought this
     turn: DEV holds only cards owned since before the turn)."""
@@ -638,7 +650,7 @@ def _dev_plays(state, data, p, out, n):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _builds(state, data, p, out, n):
     """Append the roads, settlements, cities and the card purchase ``p`` can pay for."""
     if state[ROADS_LEFT + p] > 0 and can_afford(state, data, p, C_ROAD):
@@ -659,7 +671,7 @@ def _builds(state, data, p, out, n):
     return n
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(state, data, out):
     """Fill ``out[:n]`` with the deciding seat's legal actions; return n >= 1."""
     phase = state[PHASE]
@@ -721,7 +733,7 @@ def legal_actions(state, data, out):
     return n
 
 
-@njit(cache=True)
+@leaf
 def _is_victim(state, data, s):
     """May the active player steal from ``s`` (§4.4c, A2): another player with a building on
     the robber's hex and at least one card."""
@@ -741,7 +753,7 @@ def _is_victim(state, data, s):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _pay(out, data, p, row):
     for r in range(N_RES):
         c = data[D_COSTS + N_RES * row + r]
@@ -750,14 +762,14 @@ def _pay(out, data, p, row):
         out[HAND_N + p] -= c
 
 
-@njit(cache=True)
+@leaf
 def _take_from_bank(out, p, r, k):
     out[BANK + r] -= k
     out[HAND + p * N_RES + r] += k
     out[HAND_N + p] += k
 
 
-@njit(cache=True)
+@leaf
 def _place_settlement(out, data, p, v):
     out[V_OWNER + v] = p
     out[SETTLE_LEFT + p] -= 1
@@ -767,14 +779,14 @@ def _place_settlement(out, data, p, v):
     update_longest_road(out, data, -1, v)  # a settlement can break another player's road
 
 
-@njit(cache=True)
+@leaf
 def _place_road(out, data, p, e):
     out[E_OWNER + e] = p
     out[ROADS_LEFT + p] -= 1
     update_longest_road(out, data, p, -1)
 
 
-@njit(cache=True)
+@leaf
 def hex_blocked(state, data, h):
     """Does hex ``h`` produce nothing now: the robber, or a scenario's blockers (G_HEX_BLOCK)?"""
     if h == state[ROBBER]:
@@ -782,7 +794,7 @@ def hex_blocked(state, data, h):
     return data[G_HEX_BLOCK] >= 0 and state[data[G_HEX_BLOCK] + h] > 0
 
 
-@njit(cache=True)
+@leaf
 def produce(out, data, dice):
     """Production for a roll of ``dice`` (§4.3), resource by resource: if the bank cannot pay
     everyone owed a resource, nobody gets it, unless exactly one player is owed it: he takes
@@ -825,7 +837,7 @@ def produce(out, data, dice):
             _take_from_bank(out, only, res, out[BANK + res])
 
 
-@njit(cache=True)
+@leaf
 def _next_discarder(out, after):
     """First seat after ``after`` (clockwise from the active player's order) still owing
     discards, or -1."""
@@ -840,19 +852,19 @@ def _next_discarder(out, after):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def roll_dice(rng):
     d1 = randint(rng, 6) + 1
     d2 = randint(rng, 6) + 1
     return d1 + d2
 
 
-@njit(cache=True)
+@leaf
 def _roll(out, data, rng):
     resolve_roll(out, data, roll_dice(rng))
 
 
-@njit(cache=True)
+@leaf
 def resolve_roll(out, data, dice):
     """Production, or on a 7 the discards and the robber (a scenario acts between the dice
     and this)."""
@@ -875,7 +887,7 @@ def resolve_roll(out, data, dice):
         out[PHASE] = PH_ROBBER
 
 
-@njit(cache=True)
+@leaf
 def _start_turn(out, data, p):
     """Seat ``p`` starts a turn: its bought cards become playable; the safety cap."""
     out[CUR] = p
@@ -900,7 +912,7 @@ def _start_turn(out, data, p):
         out[SEAT] = -1
 
 
-@njit(cache=True)
+@leaf
 def _end_turn(out, data):
     n = out[NP]
     if data[G_SBP] and n > 1:
@@ -911,14 +923,14 @@ def _end_turn(out, data):
         _start_turn(out, data, (out[CUR] + 1) % n)
 
 
-@njit(cache=True)
+@leaf
 def _after_card(out, data):
     """Return from a Road Building or Year of Plenty card to the phase it was played in."""
     out[PHASE] = out[RET_PHASE]
     out[SEAT] = out[CUR]
 
 
-@njit(cache=True)
+@leaf
 def _build(out, data, p, action, rng):
     """A paid build or purchase (MAIN or SBP)."""
     if action == A_BUY:
@@ -947,7 +959,7 @@ def _build(out, data, p, action, rng):
         _place_settlement(out, data, p, action - A_SETTLE)
 
 
-@njit(cache=True)
+@leaf
 def _play_dev(out, data, p, action):
     base = DEV + p * N_DEV
     out[DEV_PLAYED] = 1
@@ -985,7 +997,7 @@ def _play_dev(out, data, p, action):
                 out[HAND_N + p] += k
 
 
-@njit(cache=True)
+@leaf
 def _check_win(out, data):
     """§5: the active player wins as soon as he has the target VP in his own turn."""
     phase = out[PHASE]
@@ -1002,7 +1014,7 @@ def _check_win(out, data):
         out[SEAT] = -1
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     copy_state(state, out)
@@ -1117,7 +1129,7 @@ def step(state, action, data, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def determinize(state, data, seat, rng, out):
     """A copy of ``state`` whose hidden parts are re-dealt at random, consistent with what
     ``seat`` sees (§7): the other players' resource hands (sizes kept) from the cards they hold
@@ -1126,7 +1138,9 @@ def determinize(state, data, seat, rng, out):
     the deck."""
     copy_state(state, out)
     n = state[NP]
-    pool = np.zeros(N_RES, np.int64)
+    pool = stack_int64(N_RES)
+    for r in range(N_RES):
+        pool[r] = 0
     total = 0
     for o in range(n):
         if o == seat:
@@ -1143,8 +1157,10 @@ def determinize(state, data, seat, rng, out):
             pool[r] -= 1
             total -= 1
             out[HAND + o * N_RES + r] += 1
-    dpool = np.zeros(N_DEV, np.int64)
-    held = np.zeros((2, n), np.int64)
+    dpool = stack_int64(N_DEV)
+    held = stack_int64(HELD_LEN)  # held[j * MAX_PLAYERS + o]: o's cards in DEV (j 0), DEV_NEW (1)
+    for i in range(HELD_LEN):
+        held[i] = 0
     dtotal = 0
     for d in range(N_DEV):
         dpool[d] = out[DECK + d]
@@ -1156,7 +1172,7 @@ def determinize(state, data, seat, rng, out):
             base = (DEV if j == 0 else DEV_NEW) + o * N_DEV
             for d in range(N_DEV):
                 k = out[base + d]
-                held[j, o] += k
+                held[j * MAX_PLAYERS + o] += k
                 dpool[d] += k
                 dtotal += k
                 out[base + d] = 0
@@ -1165,7 +1181,7 @@ def determinize(state, data, seat, rng, out):
             continue
         for j in range(2):
             base = (DEV if j == 0 else DEV_NEW) + o * N_DEV
-            for _ in range(held[j, o]):
+            for _ in range(held[j * MAX_PLAYERS + o]):
                 d = draw_from_histogram(rng, dpool, dtotal)
                 dpool[d] -= 1
                 dtotal -= 1

@@ -33,7 +33,7 @@ from sim.games.catan.invariants import (
     checked_kernel,
     state_check,
 )
-from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel
+from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel, work_arrays
 from sim.games.catan.rules import (
     current_player,
     init_state,
@@ -64,6 +64,7 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
     _play_kernel(
         data, n_players, codes, params, seeds, result.rounds, result.turns, result.end_reason,
         np.zeros(n, np.int64), result.score, result.components, result.extras, result.actions,
+        *work_arrays(n_players),
     )  # fmt: skip
     reasons[:] = result.end_reason
     rounds[:] = result.rounds
