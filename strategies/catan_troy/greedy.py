@@ -22,8 +22,7 @@ Scenario values, per action (the highest is played; ties go to the first listed)
   most public VP.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.games.catan.params import C_CITY, C_SETTLEMENT, D_COSTS, D_VERTEX_HEXES, G_N_VERT
 from sim.games.catan.rules import public_victory_points, trade_ratio
@@ -91,7 +90,7 @@ GREEDY_PARAMS = ParamSet(
 P_SUPPORT, P_TOKEN, P_SHIP = len(BASE_PARAMS), len(BASE_PARAMS) + 1, len(BASE_PARAMS) + 2
 
 
-@njit(cache=True)
+@leaf
 def keep(data, r):
     """Cards of ``r`` kept back from donations: the most a settlement, city or ship needs."""
     k = data[T_SHIP_COST + r]
@@ -100,14 +99,14 @@ def keep(data, r):
     return k
 
 
-@njit(cache=True)
+@leaf
 def own_alignment(state, data, p, r):
     """+1 if ``r`` scores for ``p``'s own city, -1 for the other, 0 neutral."""
     a = data[T_ALIGN + r]
     return a if state[SIDE + p] == 0 else -a
 
 
-@njit(cache=True)
+@leaf
 def ship_affordable_after(state, data, p, give, ratio, get):
     """Could ``p`` pay a ship after trading ``ratio`` of ``give`` for one ``get``?"""
     if state[TOKENS + p] < key(data, K_SHIP_TOKENS) or state[SHIPS_BUILT + p] >= key(data, K_SHIPS):
@@ -131,7 +130,7 @@ def ship_affordable_after(state, data, p, give, ratio, get):
     return False
 
 
-@njit(cache=True)
+@leaf
 def produced_pips(state, data, p, res):
     n = 0
     for v in range(data[G_N_VERT]):
@@ -144,7 +143,7 @@ def produced_pips(state, data, p, res):
     return n
 
 
-@njit(cache=True)
+@leaf
 def sea_value(state, data, p, w):
     """The Sea People on sea hex ``w``: opponents' ships and buildings hit, never own ships."""
     owner = state[SEA_OWNER + w]
@@ -160,7 +159,7 @@ def sea_value(state, data, p, w):
     return value
 
 
-@njit(cache=True)
+@leaf
 def troy_value(state, data, p, a, params):
     """Greedy value of a scenario action ``a`` for seat ``p``."""
     if a < A_SHIP:  # a donation card
@@ -194,7 +193,7 @@ def troy_value(state, data, p, a, params):
     return -1.0  # no steal
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
     deterministic given what the seat sees)."""

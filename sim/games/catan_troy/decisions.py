@@ -6,8 +6,8 @@ actions have their own.
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.games.catan.decisions import DECISION_KINDS as BASE_KINDS
 from sim.games.catan.decisions import decision_kind as base_decision_kind
 from sim.games.catan_troy.state import (
@@ -59,7 +59,7 @@ BASE_TO_TROY = np.array(
 K_DONATE = DECISION_KINDS.index("donate")
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, data, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state``."""
     if action < A_DONATE:

@@ -13,10 +13,9 @@ these, so it never declares a win Troy would not; the scenario's check, in the s
 catches the wins that the track and the flags make (§5.1).
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import draw_from_histogram, shuffle
+from sim.core.scratch import stack_int64
 from sim.games.catan.params import D_VERTEX_SLOT, G_N_SLOTS, G_N_VERT, G_VP_TARGET
 from sim.games.catan.rules import _end_turn, copy_state, current_player, is_over
 from sim.games.catan.rules import init_state as base_init_state
@@ -35,6 +34,7 @@ from sim.games.catan.state import (
     HEX_NUMBER,
     HEX_TERRAIN,
     MAX_HEX,
+    MAX_PLAYERS,
     NP,
     OVER,
     PH_MAIN,
@@ -132,18 +132,20 @@ from sim.games.catan_troy.state import (
 
 __all__ = ["current_player", "is_over"]
 
+DECK_LEN = 2 * MAX_PLAYERS  # the decision cards: at most MAX_PLAYERS of each city (params)
+
 # ---------------------------------------------------------------------------------------------
 # Readers
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def key(data, k):
     """A scalar rule of the scenario (``K_*``)."""
     return data[T_RULES + k]
 
 
-@njit(cache=True)
+@leaf
 def track_vp(state, data, p):
     """VP of ``p``'s city marker on the event track (§4.5: every supporter gets them)."""
     i = state[TRACK + state[SIDE + p]]
@@ -151,7 +153,7 @@ def track_vp(state, data, p):
     return data[T_TRACK + (i if i < last else last)]
 
 
-@njit(cache=True)
+@leaf
 def ship_vp(state, data, p):
     """VP of ``p``'s flag ships (A11: the Sea People cancels them only under the lever)."""
     n = 0
@@ -162,13 +164,13 @@ def ship_vp(state, data, p):
     return n * key(data, K_FLAG_VP)
 
 
-@njit(cache=True)
+@leaf
 def victory_points(state, data, p):
     """VP of seat ``p`` (§6): buildings, Longest Road, flag ships and his city's marker."""
     return base_victory_points(state, data, p) + ship_vp(state, data, p) + track_vp(state, data, p)
 
 
-@njit(cache=True)
+@leaf
 def active_ships(state, data, p, kind):
     """Ships of ``kind`` that ``p`` owns outside the Sea People's hex (their advantage works)."""
     n = 0
@@ -178,7 +180,7 @@ def active_ships(state, data, p, kind):
     return n
 
 
-@njit(cache=True)
+@leaf
 def ships_of(state, data, p):
     n = 0
     for w in range(key(data, K_N_SEA)):
@@ -187,7 +189,7 @@ def ships_of(state, data, p):
     return n
 
 
-@njit(cache=True)
+@leaf
 def ship_hex_ok(state, data, p, w):
     """May ``p`` put a ship on sea hex ``w`` (§4.2 «2.c»): no ship there, and ``p``'s building
     on one of its corners or ``p``'s ship on an adjacent sea hex (the Sea People's hex is
@@ -205,7 +207,7 @@ def ship_hex_ok(state, data, p, w):
     return False
 
 
-@njit(cache=True)
+@leaf
 def can_build_ship(state, data, p):
     """Has ``p`` a ship token left and what a ship costs (not the hex)?"""
     if state[SHIPS_BUILT + p] >= key(data, K_SHIPS):
@@ -218,7 +220,7 @@ def can_build_ship(state, data, p):
     return True
 
 
-@njit(cache=True)
+@leaf
 def is_victim(state, data, s):
     """May the Sea People's mover (the deciding seat) take a card from ``s`` (§4.4): another
     player with a resource card and a ship on its hex or a building on one of its corners."""
@@ -234,7 +236,7 @@ def is_victim(state, data, s):
     return False
 
 
-@njit(cache=True)
+@leaf
 def own_turn_phase(state):
     """Is the game in the active player's own turn (the phases where a win is checked, §5)?
     The Sea People and the 2:1 card after a ship built in the Special Building Phase are not."""
@@ -246,7 +248,7 @@ def own_turn_phase(state):
     return True
 
 
-@njit(cache=True)
+@leaf
 def scores(state, data, out):
     """The base game's scores (VP, the winner ranked first) plus flags and track (search bot)."""
     n = base_scores(state, data, out)
@@ -260,7 +262,7 @@ def scores(state, data, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def init_state(data, n_players, rng, out):
     """The base setup on the fixed Troy board, then the scenario's (§3): no robber, the support
     row from the bank, the Sea People on its start, the decision cards dealt."""
@@ -283,10 +285,11 @@ def init_state(data, n_players, rng, out):
         out[SEA_KIND + w] = -1
         out[SEA_CARD + w] = -1
     n_troy = key(data, K_CARDS_TROY)
-    deck = np.zeros(n_troy + key(data, K_CARDS_MYCENAE), np.int64)
-    for i in range(n_troy, deck.shape[0]):
-        deck[i] = 1
-    shuffle(rng, deck, deck.shape[0])
+    n_cards = n_troy + key(data, K_CARDS_MYCENAE)
+    deck = stack_int64(DECK_LEN)
+    for i in range(n_cards):
+        deck[i] = 0 if i < n_troy else 1
+    shuffle(rng, deck, n_cards)
     for s in range(n_players):
         out[SIDE + s] = deck[s]
 
@@ -296,7 +299,7 @@ def init_state(data, n_players, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _ships(state, data, p, out, n):
     if can_build_ship(state, data, p):
         for w in range(key(data, K_N_SEA)):
@@ -306,7 +309,7 @@ def _ships(state, data, p, out, n):
     return n
 
 
-@njit(cache=True)
+@leaf
 def donation_open(state, data, p):
     """May ``p`` put one more card into the support row now (A1)?"""
     if state[DONATING] > 0:
@@ -314,7 +317,7 @@ def donation_open(state, data, p):
     return state[DONATIONS] < key(data, K_DONATIONS_PER_TURN)
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(state, data, out):
     """Fill ``out[:n]`` with the deciding seat's legal actions; return n >= 1."""
     phase = state[PHASE]
@@ -373,7 +376,7 @@ def legal_actions(state, data, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def refresh_ports(out, data):
     """Each seat's trading ratios (the base PORTS flags that the base trade rule reads): the
     lever's harbours at its buildings, and its 3:1 and 2:1 ships outside the Sea People's hex
@@ -396,7 +399,7 @@ def refresh_ports(out, data):
             out[PORTS + p * (R + 1) + out[SEA_CARD + w]] = 1
 
 
-@njit(cache=True)
+@leaf
 def _draw_row(out, rng):
     """One random card out of the support row; returns its resource."""
     r = draw_from_histogram(rng, out[ROW : ROW + R], out[ROW_N])
@@ -405,7 +408,7 @@ def _draw_row(out, rng):
     return r
 
 
-@njit(cache=True)
+@leaf
 def _hand_to_row(out, p, r):
     out[HAND + p * R + r] -= 1
     out[HAND_N + p] -= 1
@@ -413,13 +416,13 @@ def _hand_to_row(out, p, r):
     out[ROW_N] += 1
 
 
-@njit(cache=True)
+@leaf
 def _to_hand(out, p, r):
     out[HAND + p * R + r] += 1
     out[HAND_N + p] += 1
 
 
-@njit(cache=True)
+@leaf
 def battle(out, data, rng):
     """One battle for Troy (§4.5): ``counted`` random cards of the row are revealed (the rest
     stay as the new row), ore and wool score for Troy, lumber and grain for Mycenae; the city
@@ -442,14 +445,14 @@ def battle(out, data, rng):
     return city
 
 
-@njit(cache=True)
+@leaf
 def track_over(out, data):
     """Has a city marker reached the last space of the event track (§5.2)?"""
     last = key(data, K_TRACK_LEN) - 1
     return out[TRACK] >= last or out[TRACK + 1] >= last
 
 
-@njit(cache=True)
+@leaf
 def _end_on_track(out, data):
     """§5.2: the game ends at once; the most VP wins, then (lever) the most commerce tokens;
     still tied: a shared win (WINNER stays -1, the results share it)."""
@@ -466,7 +469,7 @@ def _end_on_track(out, data):
     _game_over(out, R_EVENT_TRACK, winner)
 
 
-@njit(cache=True)
+@leaf
 def _game_over(out, reason, winner):
     out[OVER] = 1
     out[REASON] = reason
@@ -475,7 +478,7 @@ def _game_over(out, reason, winner):
     out[SEAT] = -1
 
 
-@njit(cache=True)
+@leaf
 def check_win(out, data):
     """§5.1: the active player wins as soon as he has the target VP (track VP included) in his
     own turn, including the moment his turn starts."""
@@ -486,7 +489,7 @@ def check_win(out, data):
         _game_over(out, R_VP_TARGET, p)
 
 
-@njit(cache=True)
+@leaf
 def _end_of_turn(out, data, rng):
     """The active player has finished his turn (§4.5, A8, A15): the battles while the row is at
     the threshold, the event track's end, then the base game passes the turn on (the Special
@@ -503,14 +506,14 @@ def _end_of_turn(out, data, rng):
     _end_turn(out, data)
 
 
-@njit(cache=True)
+@leaf
 def _after_ship(out, data, ret):
     """After a ship or its 2:1 card: the builder moves the Sea People (§4.2), then ``ret``."""
     out[RET_PHASE] = ret
     out[PHASE] = PH_ROBBER if key(data, K_SEA_PEOPLE_AFTER_SHIP) else ret
 
 
-@njit(cache=True)
+@leaf
 def _build_ship(out, data, p, w, phase):
     """Pay, turn over the top token of the stack and put the ship on ``w`` (§4.2 «2.c»)."""
     for r in range(R):
@@ -535,7 +538,7 @@ def _build_ship(out, data, p, w, phase):
         _after_ship(out, data, phase)
 
 
-@njit(cache=True)
+@leaf
 def _scenario_step(state, action, data, rng, out):
     """The scenario's own actions (``out`` already holds a copy of ``state``)."""
     p = state[SEAT]
@@ -581,7 +584,7 @@ def _scenario_step(state, action, data, rng, out):
         out[PHASE] = PH_SWAP_BACK
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     phase = state[PHASE]
@@ -607,7 +610,7 @@ def step(state, action, data, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def determinize(state, data, seat, rng, out):
     """A copy of ``state`` whose hidden parts are re-dealt consistently with what ``seat`` sees
     (§7): the other hands and the support row (sizes kept) from the cards they hold together,
@@ -615,7 +618,9 @@ def determinize(state, data, seat, rng, out):
     known; at 4 players one card of each city is set aside unseen)."""
     copy_state(state, out)
     n = state[NP]
-    pool = np.zeros(R, np.int64)
+    pool = stack_int64(R)
+    for r in range(R):
+        pool[r] = 0
     total = 0
     for o in range(n + 1):  # o == n: the support row
         base = ROW if o == n else HAND + o * R
@@ -635,7 +640,7 @@ def determinize(state, data, seat, rng, out):
             pool[r] -= 1
             total -= 1
             out[base + r] += 1
-    sides = np.zeros(2, np.int64)
+    sides = stack_int64(2)
     sides[0] = key(data, K_CARDS_TROY)
     sides[1] = key(data, K_CARDS_MYCENAE)
     sides[state[SIDE + seat]] -= 1
