@@ -6,8 +6,7 @@ Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> 
 reads only what ``seat`` may know.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.catan_great_wall.rules import (
@@ -36,7 +35,7 @@ SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
-@njit(cache=True)
+@leaf
 def random_action(state, data, seat, params, rng, buf):
     """Uniform over the legal actions, drawn from the seat's own stream."""
     n = legal_actions(state, data, buf)
@@ -55,7 +54,7 @@ search_action = make_search_bot(
 )
 
 
-@njit(cache=True)
+@leaf
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == GREEDY_CODE:

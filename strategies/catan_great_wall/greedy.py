@@ -20,8 +20,7 @@ pirate). Never another hand or the deck.
 - the pirate on a 7: the same sea hex choice; the steal: base (the leader by public VP).
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT
 from sim.games.catan.rules import trade_ratio
@@ -101,7 +100,7 @@ P_THREAT = P_WALL + 1
 K = MAX_NUMERALS
 
 
-@njit(cache=True)
+@leaf
 def feed_pips(state, data, w, loaded_only):
     """Pips of the arrows leading to battlefield ``w`` (from territories holding riders)."""
     total = 0
@@ -114,7 +113,7 @@ def feed_pips(state, data, w, loaded_only):
     return total
 
 
-@njit(cache=True)
+@leaf
 def territory_feed(data, t, w):
     """Pips of territory ``t``'s arrows to battlefield ``w``."""
     total = 0
@@ -124,7 +123,7 @@ def territory_feed(data, t, w):
     return total
 
 
-@njit(cache=True)
+@leaf
 def risk(state, data, w):
     """How near wall ``w``'s next breach is, 0 to about 1."""
     gap = state[LEVEL + w] - field_riders(state, w)  # riders that may still arrive safely
@@ -133,7 +132,7 @@ def risk(state, data, w):
     return feed_pips(state, data, w, True) / 5.0 / (1.0 + gap)
 
 
-@njit(cache=True)
+@leaf
 def _hex_risk(state, data, h):
     for w in range(data[D_W + W_N_WALLS]):
         for i in range(data[D_PATH_LEN + w]):
@@ -142,7 +141,7 @@ def _hex_risk(state, data, h):
     return 0.0
 
 
-@njit(cache=True)
+@leaf
 def place_penalty(state, data, v, params):
     """What riders on, or threatening, the hexes of vertex ``v`` cost a building there."""
     cost = 0.0
@@ -158,7 +157,7 @@ def place_penalty(state, data, v, params):
     return cost
 
 
-@njit(cache=True)
+@leaf
 def own_hex_pips(state, data, p, h):
     """Pips ``p`` loses while hex ``h`` is blocked (a city counts twice)."""
     total = 0
@@ -171,7 +170,7 @@ def own_hex_pips(state, data, p, h):
     return total
 
 
-@njit(cache=True)
+@leaf
 def pirate_value(state, data, p, sea):
     value = 0.0
     for k in range(6):
@@ -185,7 +184,7 @@ def pirate_value(state, data, p, sea):
     return value
 
 
-@njit(cache=True)
+@leaf
 def doom(state, data):
     """How much a breach weighs now: more as the breach count nears the defeat, and much more
     when the next breach anywhere ends the game for everybody."""
@@ -196,7 +195,7 @@ def doom(state, data):
     return 1.0 + 2.0 * b / limit
 
 
-@njit(cache=True)
+@leaf
 def wall_value(state, data, p, params):
     w = wall_of(state, data, p)
     if w < 0:
@@ -204,7 +203,7 @@ def wall_value(state, data, p, params):
     return params[P_WALL] * risk(state, data, w) * doom(state, data)
 
 
-@njit(cache=True)
+@leaf
 def territory_danger(state, data, t, own):
     """Pips of territory ``t``'s arrows, each weighed by how near its battlefield's breach is
     (twice for the seat's own wall ``own``)."""
@@ -217,7 +216,7 @@ def territory_danger(state, data, t, own):
     return total * doom(state, data)
 
 
-@njit(cache=True)
+@leaf
 def _trade_for_wall(state, data, p, give, get, params):
     """A maritime trade that makes the wall affordable, when raising it is urgent."""
     w = wall_of(state, data, p)
@@ -242,7 +241,7 @@ def _trade_for_wall(state, data, p, give, get, params):
     return True
 
 
-@njit(cache=True)
+@leaf
 def knight_worth(state, data, p):
     """Can a Knight's rider actions help ``p`` now?"""
     for h in range(data[G_N_HEX]):
@@ -259,7 +258,7 @@ def knight_worth(state, data, p):
     return False
 
 
-@njit(cache=True)
+@leaf
 def gw_value(state, data, p, a, params):
     """Value of a scenario action."""
     if a == A_NO_STEAL:
@@ -285,7 +284,7 @@ def gw_value(state, data, p, a, params):
     )
 
 
-@njit(cache=True)
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); ``rng`` is unused."""
     n = legal_actions(state, data, buf)

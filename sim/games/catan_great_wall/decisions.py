@@ -4,8 +4,7 @@ the base kinds ``move_robber`` and ``play_knight``'s robber never occur: the pir
 Knight's actions are the scenario's kinds.
 """
 
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.games.catan.decisions import DECISION_KINDS as BASE_KINDS
 from sim.games.catan.decisions import decision_kind as base_kind
 from sim.games.catan.state import A_STEAL, PHASE
@@ -32,7 +31,7 @@ DECISION_KINDS = (
 N_BASE = len(BASE_KINDS)
 
 
-@njit(cache=True)
+@leaf
 def decision_kind(state, data, action) -> int:
     """Index into DECISION_KINDS of ``action`` taken in ``state``."""
     if action < A_FORTRESS:

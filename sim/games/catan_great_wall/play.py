@@ -10,8 +10,8 @@ order the best losers by VP (§5).
 """
 
 import numpy as np
-from numba import njit
 
+from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.catan.params import G_LA_VP, G_LR_VP
@@ -53,7 +53,7 @@ PLAYER_EXTRAS = (
 TIEBREAK = ("fewer_turns",)
 
 
-@njit(cache=True)
+@leaf
 def write_results(state, data, g, rounds, turns, end_reason, winner, score, components, extras):
     """Copy one finished game's outcome into row ``g`` of the result arrays."""
     rounds[g] = state[ROUND]
@@ -78,15 +78,13 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
         extras[g, s, 5] = state[PENALTY + s]
 
 
-@njit(cache=True)
+@leaf
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score,
-    components, extras, actions,
+    components, extras, actions, streams, a, b, buf,
 ):  # fmt: skip
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a = np.zeros(GW_STATE_LEN, np.int32)
-    b = np.zeros(GW_STATE_LEN, np.int32)
-    buf = np.zeros(GW_MAX_ACTIONS, np.int32)
+    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
@@ -110,6 +108,13 @@ def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
     return result
 
 
+def work_arrays(n_players: int) -> tuple:
+    """``(streams, a, b, buf)``: the work arrays of :func:`_play_kernel`."""
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a, b = np.zeros(GW_STATE_LEN, np.int32), np.zeros(GW_STATE_LEN, np.int32)
+    return streams, a, b, np.zeros(GW_MAX_ACTIONS, np.int32)
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
@@ -122,6 +127,6 @@ def play(setup, seeds) -> ChunkResult:
     _play_kernel(
         data, setup.players, codes, params, seeds, result.rounds, result.turns,
         result.end_reason, winner, result.score, result.components, result.extras,
-        result.actions,
+        result.actions, *work_arrays(setup.players),
     )  # fmt: skip
     return finish(result, winner, setup.params)

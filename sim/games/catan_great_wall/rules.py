@@ -19,10 +19,9 @@ Which rider moves when several numerals share a place (a territory after a Knigh
 there, a battlefield, a hex) is not a choice the rules give: the lowest numeral moves first.
 """
 
-import numpy as np
-from numba import njit
-
+from sim.core.kernel import leaf
 from sim.core.rng import randint, shuffle
+from sim.core.scratch import stack_int64
 from sim.games.catan import rules as base
 from sim.games.catan.params import D_SLOT_VERTICES, G_N_HEX, G_N_SLOTS
 from sim.games.catan.rules import copy_state, current_player, is_over, victory_points  # noqa: F401
@@ -140,7 +139,7 @@ K = MAX_NUMERALS
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def wall_of(state, data, p):
     """The wall section whose fortress ``p`` owns, or -1 (before fortress placement)."""
     for w in range(data[D_W + W_N_WALLS]):
@@ -149,7 +148,7 @@ def wall_of(state, data, p):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def territory_riders(state, t):
     n = 0
     for k in range(K):
@@ -157,7 +156,7 @@ def territory_riders(state, t):
     return n
 
 
-@njit(cache=True)
+@leaf
 def field_riders(state, w):
     n = 0
     for k in range(K):
@@ -165,7 +164,7 @@ def field_riders(state, w):
     return n
 
 
-@njit(cache=True)
+@leaf
 def bag_riders(state):
     n = 0
     for k in range(K):
@@ -173,13 +172,13 @@ def bag_riders(state):
     return n
 
 
-@njit(cache=True)
+@leaf
 def wall_cost(data, level, r):
     """Resource ``r`` of the section that raises a wall from ``level`` to ``level + 1``."""
     return data[D_WALL_COSTS + N_RES * level + r]
 
 
-@njit(cache=True)
+@leaf
 def can_raise_wall(state, data, p):
     w = wall_of(state, data, p)
     if w < 0:
@@ -193,13 +192,13 @@ def can_raise_wall(state, data, p):
     return True
 
 
-@njit(cache=True)
+@leaf
 def knight_actions_used(state):
     u = state[KN_USED]
     return (u & 1) + ((u >> 1) & 1) + ((u >> 2) & 1)
 
 
-@njit(cache=True)
+@leaf
 def is_victim(state, data, s):
     """May the active player take a card from ``s`` with the pirate (A10): another player
     holding a card; with ``pirate_steal_any_player`` off, one with a building on the pirate's
@@ -216,7 +215,7 @@ def is_victim(state, data, s):
     return False
 
 
-@njit(cache=True)
+@leaf
 def any_victim(state, data):
     for s in range(state[NP]):  # noqa: SIM110  (numba: plain loop)
         if is_victim(state, data, s):
@@ -229,7 +228,7 @@ def any_victim(state, data):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def refresh_ports(out, data):
     """Harbour access from the buildings, less the harbour whose sea hex holds the pirate
     (§4.2: no harbour trade there; A11)."""
@@ -247,13 +246,16 @@ def refresh_ports(out, data):
                 out[PORTS + owner * (N_RES + 1) + out[SLOT_TYPE + s]] = 1
 
 
-@njit(cache=True)
+@leaf
 def _shuffle_thirds(data, rng, out):
     """Lever ``board_mode = shuffle_thirds``: terrain, then numbers, shuffled within each
     third of the board (columns 0-1, 2-3, 4-5)."""
     n_hex = data[G_N_HEX]
-    ids = np.zeros(MAX_HEX, np.int64)
-    vals = np.zeros(MAX_HEX, np.int64)
+    ids = stack_int64(MAX_HEX)
+    vals = stack_int64(MAX_HEX)
+    for h in range(MAX_HEX):
+        ids[h] = 0
+        vals[h] = 0
     for third in range(3):
         m = 0
         for h in range(n_hex):
@@ -279,7 +281,7 @@ def _shuffle_thirds(data, rng, out):
                 j += 1
 
 
-@njit(cache=True)
+@leaf
 def init_state(data, n_players, rng, out):
     """Setup (§3): the base setup's bank, deck and pieces on the fixed board (no robber), the
     pirate on the junk, the riders in the bag; the high roller places the first fortress."""
@@ -306,7 +308,7 @@ def init_state(data, n_players, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _take_lowest(out, at):
     """Remove the lowest-numeral rider of the numeral histogram at ``out[at:at + K]``."""
     for k in range(K):
@@ -316,7 +318,7 @@ def _take_lowest(out, at):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def draw_riders(out, data, rng):
     """Migration step 1 (§4.2): ``riders_per_build`` random riders from the bag, each onto the
     territory of its numeral; nothing when the bag is empty (A16)."""
@@ -333,14 +335,14 @@ def draw_riders(out, data, rng):
                 break
 
 
-@njit(cache=True)
+@leaf
 def _pips(number):
     if number < 2 or number > 12 or number == 7:
         return 0
     return 6 - abs(7 - number)
 
 
-@njit(cache=True)
+@leaf
 def _rider_hex(out, data, w, successive):
     """The path hex of wall ``w`` the next crossing rider goes to (§4.3.2, A4-A7)."""
     n = data[D_PATH_LEN + w]
@@ -382,7 +384,7 @@ def _rider_hex(out, data, w, successive):
     return best
 
 
-@njit(cache=True)
+@leaf
 def breach(out, data, w):
     """Wall ``w`` is breached (§4.3): every rider on its battlefield crosses (lowest numeral
     first) onto its attack path, the wall drops, its owner takes a penalty token, and the
@@ -413,7 +415,7 @@ def breach(out, data, w):
         out[SEAT] = -1
 
 
-@njit(cache=True)
+@leaf
 def migrate(out, data, dice):
     """Migration step 2 (§4.1.3-5): for each territory in order and each of its arrows showing
     ``dice``, one rider to that battlefield if it holds fewer than the capacity; a battlefield
@@ -438,7 +440,7 @@ def migrate(out, data, dice):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _pirate_moves(state, data, out, n):
     for sea in range(data[D_W + W_N_SEA]):
         if sea != state[PIRATE]:
@@ -447,7 +449,7 @@ def _pirate_moves(state, data, out, n):
     return n
 
 
-@njit(cache=True)
+@leaf
 def legal_actions(state, data, out):
     """Fill ``out[:n]`` with the deciding seat's legal actions; return n >= 1."""
     phase = state[PHASE]
@@ -498,7 +500,7 @@ def legal_actions(state, data, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def _end_knight(out):
     out[PHASE] = out[KN_RET]
     out[SEAT] = out[CUR]
@@ -506,14 +508,14 @@ def _end_knight(out):
     out[KN_USED] = 0
 
 
-@njit(cache=True)
+@leaf
 def _knight_progress(out, data):
     """Back to the phase the Knight was played in once its actions are used up."""
     if out[PHASE] == PH_KNIGHT and knight_actions_used(out) >= data[D_W + W_KNIGHT_ACTIONS]:
         _end_knight(out)
 
 
-@njit(cache=True)
+@leaf
 def _move_pirate(out, data, sea, ret):
     out[PIRATE] = sea
     refresh_ports(out, data)
@@ -521,7 +523,7 @@ def _move_pirate(out, data, sea, ret):
     out[PHASE] = PH_STEAL if any_victim(out, data) else ret
 
 
-@njit(cache=True)
+@leaf
 def _roll(out, data, rng):
     dice = base.roll_dice(rng)
     out[DICE] = dice
@@ -532,7 +534,7 @@ def _roll(out, data, rng):
     base.resolve_roll(out, data, dice)
 
 
-@njit(cache=True)
+@leaf
 def _fortress(out, data, p, w):
     """Fortress placement (§3.7, A12): a settlement on the section's fortress site, no road,
     no resources; after the last, the base snake starts with the last fortress placer."""
@@ -553,7 +555,7 @@ def _fortress(out, data, p, w):
         out[CUR] = out[SEAT]
 
 
-@njit(cache=True)
+@leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     phase = state[PHASE]
@@ -650,7 +652,7 @@ def step(state, action, data, rng, out):
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@leaf
 def scores(state, data, out):
     """Each seat's VP, the winner ranked first (only the active player can win); after the
     collective defeat every seat scores the same (nobody won)."""
