@@ -52,13 +52,17 @@ golden: $(STAMP)
 # Fails if any check exits 1: a violation, or more than 0.1% of the games ended at the safety
 # cap (capped games are reported on their own line, not as violations; menhir check --help).
 # Every engine runs; the target fails if any reported a violation (its replay command is printed).
+# The Great Wall allows 0.5% capped games: at 4 players random bots fill the board at 7-8 VP about
+# once in 1,000 games, and nobody can score again without player-to-player trade (0.12% of 10,000
+# checked games at 4 players, 0.03% at 5, 0.02% at 6; seeds as below).
 soak: $(STAMP)
 	@status=0; \
 	for spec in "celtic_trader 2 3 4 5" "celtic_quest 2 3 4 5" "celtica 2 3 4 5" "celtae 1 2 3 4" "catan 3 4 5 6" "catan_great_wall 4 5 6" "catan_troy 4 5 6"; do \
 	  set -- $$spec; game=$$1; shift; \
+	  capped=0.1; [ $$game = catan_great_wall ] && capped=0.5; \
 	  for p in "$$@"; do \
 	    $(MENHIR) check $$game --players $$p --games $$(( $(SOAK_GAMES) / $$# )) \
-	      --seed $$(( p * 100000000 )) --jobs $(JOBS) --bot random || status=1; \
+	      --seed $$(( p * 100000000 )) --jobs $(JOBS) --bot random --max-capped $$capped || status=1; \
 	  done; \
 	done; \
 	exit $$status
