@@ -78,6 +78,7 @@ GREEDY_DECL = BotDecl(
 # search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts.
 # same=1 (issue 20): 3x the games/s at the same strength against greedy (2 players, 2,000 games
 # seats swapped: 0.606 vs 0.603 without it). Celtic Quest plays the same kernels but loses
-# strength to same=1 (0.727 vs 0.771 over 3,000 games), so it keeps its own default.
+# strength to same=1 (0.727 vs 0.771 over 3,000 games) and same=2 (0.748); same=3 keeps it
+# (0.766) at 1.4x the games/s of its whole race, so it has its own default.
 SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=12, horizon=4, width=3, same=1)
-QUEST_SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=12, horizon=4, width=3, same=4)
+QUEST_SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=12, horizon=4, width=3, same=3)
