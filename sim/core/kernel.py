@@ -16,6 +16,7 @@ setting, so a plain ``@njit`` kernel that allocates fails to compile under a lea
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -36,3 +37,12 @@ def counted(func=None, **options):
         return njit(cache=True, _nrt=True, **options)(f)
 
     return wrap(func) if func is not None else wrap
+
+
+def work_arrays(n_players: int, state_len: int, max_actions: int) -> tuple:
+    """``(streams, a, b, buf)``, zeroed: the work arrays a leaf chunk loop gets from its caller
+    (it may not allocate them itself): the chance streams (the game's, then one per seat), the
+    two alternating int32 states and the int32 action buffer."""
+    streams = np.zeros((1 + n_players, 4), np.uint64)
+    a, b = np.zeros(state_len, np.int32), np.zeros(state_len, np.int32)
+    return streams, a, b, np.zeros(max_actions, np.int32)

@@ -10,7 +10,7 @@ of a game that reached the VP target is the winner's alone, whatever the other s
 
 import numpy as np
 
-from sim.core.kernel import leaf
+from sim.core.kernel import leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
@@ -121,13 +121,6 @@ def win_shares(score: np.ndarray, extras: np.ndarray, winner: np.ndarray) -> np.
     return win
 
 
-def work_arrays(n_players: int) -> tuple:
-    """``(streams, a, b, buf)``: the work arrays of :func:`_play_kernel`."""
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a, b = np.zeros(STATE_LEN, np.int32), np.zeros(STATE_LEN, np.int32)
-    return streams, a, b, np.zeros(MAX_ACTIONS, np.int32)
-
-
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
@@ -151,6 +144,6 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
         result.actions,
-        *work_arrays(setup.players),
+        *work_arrays(setup.players, STATE_LEN, MAX_ACTIONS),
     )
     return finish(result, winner, setup.params)

@@ -12,7 +12,7 @@ winner's alone (§5.1).
 
 import numpy as np
 
-from sim.core.kernel import leaf
+from sim.core.kernel import leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.games.catan.params import G_LR_VP
@@ -132,13 +132,6 @@ def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
     return result
 
 
-def work_arrays(n_players: int) -> tuple:
-    """``(streams, a, b, buf)``: the work arrays of :func:`_play_kernel`."""
-    streams = np.zeros((1 + n_players, 4), np.uint64)
-    a, b = np.zeros(STATE_LEN, np.int32), np.zeros(STATE_LEN, np.int32)
-    return streams, a, b, np.zeros(MAX_ACTIONS, np.int32)
-
-
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
@@ -152,7 +145,7 @@ def play(setup, seeds) -> ChunkResult:
     _play_kernel(
         data, setup.players, codes, params, seeds, result.rounds, result.turns,
         result.end_reason, winner, result.score, result.components, result.extras, role,
-        result.actions, *work_arrays(setup.players),
+        result.actions, *work_arrays(setup.players, STATE_LEN, MAX_ACTIONS),
     )  # fmt: skip
     result.role = role
     return finish(result, winner, setup.params)

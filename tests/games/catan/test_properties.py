@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.core.check import C_CAPPED, NO_CORRUPTION, check_games, invariant_names
+from sim.core.kernel import work_arrays
 from sim.core.registry import make_setup
 from sim.core.results import ChunkResult
 from sim.core.rng import derive_game_seeds, seed_streams
@@ -33,7 +34,7 @@ from sim.games.catan.invariants import (
     checked_kernel,
     state_check,
 )
-from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel, work_arrays
+from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel
 from sim.games.catan.rules import (
     current_player,
     init_state,
@@ -64,7 +65,7 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
     _play_kernel(
         data, n_players, codes, params, seeds, result.rounds, result.turns, result.end_reason,
         np.zeros(n, np.int64), result.score, result.components, result.extras, result.actions,
-        *work_arrays(n_players),
+        *work_arrays(n_players, S.STATE_LEN, S.MAX_ACTIONS),
     )  # fmt: skip
     reasons[:] = result.end_reason
     rounds[:] = result.rounds
