@@ -9,7 +9,8 @@ any deal of the cards the seat cannot see).
 from sim.core.kernel import leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
-from sim.games.catan.rules import (  # search hook (bot levels): current_player..step
+from sim.games.catan.rules import (  # search hook (bot levels): advance..step
+    advance,
     current_player,
     determinize,
     is_over,
@@ -56,6 +57,7 @@ search_action = make_search_bot(
     scores,
     determinize,
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
+    advance=advance,  # rollouts step in place
 )
 
 

@@ -15,6 +15,7 @@ from sim.games.celtae.rules import (  # search hook (bot levels): current_player
     scores,
     step,
 )
+from sim.games.celtae.rules_turn import advance
 from strategies.celtae.greedy import GREEDY_DECL, greedy_action, greedy_listed
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # search hook
 
@@ -42,6 +43,8 @@ search_action = make_search_bot(
     scores,
     determinize,
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
+    advance=advance,  # rollouts step in place and list the next options for greedy
+    policy_listed=greedy_listed,
 )
 
 

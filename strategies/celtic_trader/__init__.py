@@ -7,7 +7,14 @@ greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`)
 from sim.core.kernel import leaf
 from sim.core.rng import randint
 from sim.games.celtic_trader.params import O_RULES, R_QUEST
-from sim.games.celtic_trader.rules import current_player, is_over, legal_actions, scores, step
+from sim.games.celtic_trader.rules import (
+    advance,
+    current_player,
+    is_over,
+    legal_actions,
+    scores,
+    step,
+)
 from strategies.celtic_quest import greedy as quest_greedy
 from strategies.celtic_quest.hidden import determinize
 from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
@@ -30,7 +37,14 @@ def policy(state, data, seat, params, rng, buf):
 
 # search hook (bot levels): the game-agnostic search kernel over this game's kernels
 search_action = make_search_bot(
-    step, legal_actions, current_player, is_over, policy, scores, determinize=determinize
+    step,
+    legal_actions,
+    current_player,
+    is_over,
+    policy,
+    scores,
+    determinize=determinize,
+    advance=advance,  # rollouts step in place
 )
 
 

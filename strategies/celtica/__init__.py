@@ -34,7 +34,8 @@ from sim.games.celtica.params import (
     G_TYPES,
     G_XP_NEEDS_DRUID,
 )
-from sim.games.celtica.rules import (  # search hook (bot levels): current_player..step
+from sim.games.celtica.rules import (  # search hook (bot levels): advance..step
+    advance,
     current_player,
     determinize,
     hand_count,
@@ -487,6 +488,7 @@ search_action = make_search_bot(
     determinize,
     search_values,
     policy_memory=False,  # greedy's buf is scratch, written before it is read
+    advance=advance,  # rollouts step in place
 )
 
 

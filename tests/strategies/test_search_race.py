@@ -93,6 +93,55 @@ def test_a_better_alternative_survives_same_and_is_played():
     assert _think(1, rollouts=16, horizon=0) == (1, 16 * TURNS)
 
 
+@njit
+def _toy_advance(state, action, data, rng):
+    before = state.copy()
+    toy.step(before, action, data, rng, state)
+
+
+@njit
+def _toy_advance_listed(state, action, data, rng, buf):
+    _toy_advance(state, action, data, rng)
+    return 0 if toy.is_over(state) else toy.legal_actions(state, data, buf)
+
+
+@njit
+def _toy_greedy_listed(state, data, seat, params, rng, buf, n):
+    return toy.greedy_action(state, data, seat, params, rng, buf)
+
+
+def _toy_positions():
+    """(state, data, rng, buf) of 40 toy positions on which the search picks both actions."""
+    data = toy.compile_data(toy.GAME.params.defaults(2))
+    for seed in range(40):
+        state = np.zeros(toy.STATE_LEN, np.int32)
+        toy.init_state(data, 2, state)
+        state[toy.SCORE : toy.SCORE + 2] = [seed % 37, (seed * 7) % 37]
+        state[toy.POT] = seed % 9
+        rng = np.array([seed + 1, 5, 7, 11], np.uint64)
+        yield state, data, rng, np.zeros(toy.MAX_ACTIONS, np.int32)
+
+
+def test_rollouts_in_place_pick_what_pure_steps_pick():
+    """With ``advance`` (step in place) the rollouts reach the same positions on the same draws
+    as with ``step``, so the search picks the same actions; likewise when ``advance`` lists the
+    next options for ``policy_listed``."""
+    hooks = (toy.step, toy.legal_actions, toy.current_player, toy.is_over, toy.greedy_action)
+    in_place = make_search_bot(*hooks, toy.scores, advance=_toy_advance)
+    listed = make_search_bot(
+        *hooks, toy.scores, advance=_toy_advance_listed, policy_listed=_toy_greedy_listed
+    )
+    row = _params(rollouts=64, horizon=2)
+    row[N_SEARCH_PARAMS] = 5.0  # greedy's bank_at
+    picks = set()
+    for state, data, rng, buf in _toy_positions():
+        pure = toy.search_action(state, data, 0, row, rng.copy(), buf.copy())
+        assert in_place(state, data, 0, row, rng.copy(), buf.copy()) == pure
+        assert listed(state, data, 0, row, rng.copy(), buf.copy()) == pure
+        picks.add(int(pure))
+    assert picks == {toy.DRAW, toy.BANK}
+
+
 def test_a_policy_without_memory_needs_no_buffer_copy():
     """``policy_memory=False`` (the rollouts skip copying the policy's buffer) picks exactly
     what the default picks when the policy writes its buffer before reading it (toy_pig's
@@ -106,17 +155,10 @@ def test_a_policy_without_memory_needs_no_buffer_copy():
         toy.scores,
         policy_memory=False,
     )
-    data = toy.compile_data(toy.GAME.params.defaults(2))
     row = _params(rollouts=64, horizon=2)
     row[N_SEARCH_PARAMS] = 5.0  # greedy's bank_at
     picks = set()
-    for seed in range(40):
-        state = np.zeros(toy.STATE_LEN, np.int32)
-        toy.init_state(data, 2, state)
-        state[toy.SCORE : toy.SCORE + 2] = [seed % 37, (seed * 7) % 37]
-        state[toy.POT] = seed % 9
-        buf = np.zeros(toy.MAX_ACTIONS, np.int32)
-        rng = np.array([seed + 1, 5, 7, 11], np.uint64)
+    for state, data, rng, buf in _toy_positions():
         full = toy.search_action(state, data, 0, row, rng.copy(), buf.copy())
         assert lean(state, data, 0, row, rng.copy(), buf.copy()) == full
         picks.add(int(full))

@@ -1018,14 +1018,22 @@ def _check_win(out, data):
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     copy_state(state, out)
-    p = state[SEAT]
-    phase = state[PHASE]
-    n = state[NP]
+    advance(out, action, data, rng)
+
+
+@leaf
+def advance(out, action, data, rng):
+    """:func:`step` in place: ``out`` becomes the state after ``action``. For the search bot's
+    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure.
+    It reads each field before it writes it, as step read ``state``."""
+    p = out[SEAT]
+    phase = out[PHASE]
+    n = out[NP]
     if phase == PH_SETUP_SETTLE:
         v = action - A_SETTLE
         _place_settlement(out, data, p, v)
         out[LAST_VERTEX] = v
-        if state[SETUP_STEP] >= n:  # second settlement: one card per adjacent terrain (§3.5)
+        if out[SETUP_STEP] >= n:  # second settlement: one card per adjacent terrain (§3.5)
             for k in range(3):
                 h = data[D_VERTEX_HEXES + 3 * v + k]
                 if h >= 0:
@@ -1035,15 +1043,15 @@ def step(state, action, data, rng, out):
         out[PHASE] = PH_SETUP_ROAD
     elif phase == PH_SETUP_ROAD:
         _place_road(out, data, p, action - A_ROAD)
-        i = state[SETUP_STEP] + 1
+        i = out[SETUP_STEP] + 1
         out[SETUP_STEP] = i
         out[LAST_VERTEX] = -1
         if i >= 2 * n:
             out[ROUND] = 0
-            _start_turn(out, data, state[START])
+            _start_turn(out, data, out[START])
         else:
             order = i if i < n else 2 * n - 1 - i
-            out[SEAT] = (state[START] + order) % n
+            out[SEAT] = (out[START] + order) % n
             out[PHASE] = PH_SETUP_SETTLE
     elif phase == PH_PRE_ROLL:
         if action == A_ROLL:
@@ -1056,7 +1064,7 @@ def step(state, action, data, rng, out):
         elif action >= A_TRADE and action < A_ROBBER:
             give = (action - A_TRADE) // N_RES
             get = (action - A_TRADE) % N_RES
-            ratio = trade_ratio(state, data, p, give)
+            ratio = trade_ratio(out, data, p, give)
             out[HAND + p * N_RES + give] -= ratio
             out[BANK + give] += ratio
             out[BANK + get] -= 1
@@ -1070,7 +1078,7 @@ def step(state, action, data, rng, out):
         if action == A_END:
             out[SBP_LEFT] -= 1
             if out[SBP_LEFT] == 0:
-                _start_turn(out, data, (state[CUR] + 1) % n)
+                _start_turn(out, data, (out[CUR] + 1) % n)
             else:
                 out[SEAT] = (p + 1) % n
         else:

@@ -966,10 +966,17 @@ def step(state, action, data, rng, out):
     """
     for i in range(state.shape[0]):  # an explicit loop: numba's out[:] = state is 8x slower
         out[i] = state[i]
-    if out[OVER]:
+    advance(out, action, data, rng)
+
+
+@leaf
+def advance(s, action, data, rng):
+    """:func:`step` in place: ``s`` becomes the state after ``action``. For the search bot's
+    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure."""
+    if s[OVER]:
         return
-    _apply(out, action, data, rng)
-    _settle(out, data, rng)
+    _apply(s, action, data, rng)
+    _settle(s, data, rng)
 
 
 @leaf

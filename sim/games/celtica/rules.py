@@ -626,8 +626,15 @@ def _play_cards(out, data, seat, action, rng):
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
     copy_state(state, out)
-    seat = state[SEAT]
-    phase = state[PHASE]
+    advance(out, action, data, rng)
+
+
+@leaf
+def advance(out, action, data, rng):
+    """:func:`step` in place: ``out`` becomes the state after ``action``. For the search bot's
+    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure."""
+    seat = out[SEAT]
+    phase = out[PHASE]
     r = data.rules
     if phase == PH_PLAY:
         if action == A_PASS:  # XP-only player stops for this round (lever)
