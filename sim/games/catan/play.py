@@ -16,12 +16,12 @@ from sim.core.rng import seed_streams
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import G_LA_VP, G_LR_VP, compile_data
 from sim.games.catan.rules import (
+    advance,
     cities_on_board,
     current_player,
     init_state,
     is_over,
     settlements_on_board,
-    step,
     victory_points,
     vp_cards,
 )
@@ -83,10 +83,9 @@ def _play_kernel(
     actions,
     streams,
     a,
-    b,
     buf,
 ):
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    """Play one game per seed; ``streams``, ``a`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
@@ -95,8 +94,7 @@ def _play_kernel(
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
             actions[g, seat, decision_kind(a, data, act)] += 1
-            step(a, act, data, streams[0], b)
-            a, b = b, a
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
         write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
 
 
@@ -130,6 +128,7 @@ def play(setup, seeds) -> ChunkResult:
         len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     winner = np.full(len(seeds), -1, np.int64)
+    streams, a, _, buf = work_arrays(setup.players, STATE_LEN, MAX_ACTIONS)
     _play_kernel(
         data,
         setup.players,
@@ -144,6 +143,8 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
         result.actions,
-        *work_arrays(setup.players, STATE_LEN, MAX_ACTIONS),
+        streams,
+        a,
+        buf,
     )
     return finish(result, winner, setup.params)

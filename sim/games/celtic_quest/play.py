@@ -100,13 +100,13 @@ def play(setup, seeds) -> ChunkResult:
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = new_result(seeds.shape[0], setup.players)
     streams = np.zeros((1 + setup.players, 4), np.uint64)
-    a, b = np.zeros(QSTATE_LEN, np.int32), np.zeros(QSTATE_LEN, np.int32)
+    a = np.zeros(QSTATE_LEN, np.int32)
     buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
         _play_kernel(
             data, setup.players, ROLES_RANDOM, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
-            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, b, buf,
+            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,
         )  # fmt: skip
     res.extras[:, :, 1] = res.extras[:, :, 0] if setup.params["tie_break"] == "most_quests" else 0
     return res

@@ -12,7 +12,7 @@ from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtic_trader.params import O_RULES, R_QUEST, compile_data
-from sim.games.celtic_trader.rules import current_player, init_state, is_over, role_bonus, step
+from sim.games.celtic_trader.rules import advance, current_player, init_state, is_over, role_bonus
 from sim.games.celtic_trader.state import (
     BUF_LEN,
     P_ROLE,
@@ -52,9 +52,9 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
 @leaf
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
-    rounds, turns, end_reason, score, components, role, extras, actions, streams, a, b, buf,
+    rounds, turns, end_reason, score, components, role, extras, actions, streams, a, buf,
 ):  # fmt: skip
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    """Play one game per seed; ``streams``, ``a`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
@@ -65,8 +65,7 @@ def _play_kernel(
                 a, data, seat, bot_codes[seat], bot_params[seat], streams[1 + seat], buf
             )
             actions[g, seat, decision_kind(a, act)] += 1
-            step(a, act, data, streams[0], b)
-            a, b = b, a
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
         write_results(a, data, g, rounds, turns, end_reason, score, components, role, extras)
 
 
@@ -119,13 +118,13 @@ def play(setup, seeds) -> ChunkResult:
     res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.role[:] = -1
     streams = np.zeros((1 + setup.players, 4), np.uint64)
-    a, b = np.zeros(STATE_LEN, np.int32), np.zeros(STATE_LEN, np.int32)
+    a = np.zeros(STATE_LEN, np.int32)
     buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
         _play_kernel(
             data, setup.players, mode, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
-            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, b, buf,
+            res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,
         )  # fmt: skip
     return res
 

@@ -14,12 +14,12 @@ from sim.core.rng import seed_streams
 from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtica.params import G_TYPES, compile_data
 from sim.games.celtica.rules import (
+    advance,
     amulet_sizes,
     current_player,
     fragment_count,
     init_state,
     is_over,
-    step,
     xp_count,
 )
 from sim.games.celtica.state import (
@@ -63,9 +63,9 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
 @leaf
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras,
-    actions, streams, a, b, buf,
+    actions, streams, a, buf,
 ):  # fmt: skip
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    """Play one game per seed; ``streams``, ``a`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
@@ -74,8 +74,7 @@ def _play_kernel(
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
             actions[g, seat, decision_kind(a, act)] += 1
-            step(a, act, data, streams[0], b)
-            a, b = b, a
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
         write_results(a, data, g, rounds, turns, end_reason, score, components, extras)
 
 
@@ -101,7 +100,6 @@ def play(setup, seeds) -> ChunkResult:
         result.extras,
         result.actions,
         np.zeros((1 + setup.players, 4), np.uint64),
-        np.zeros(STATE_LEN, np.int32),
         np.zeros(STATE_LEN, np.int32),
         np.zeros(MAX_ACTIONS, np.int32),
     )
