@@ -40,9 +40,8 @@ def counted(func=None, **options):
 
 
 def work_arrays(n_players: int, state_len: int, max_actions: int) -> tuple:
-    """``(streams, a, b, buf)``, zeroed: the work arrays a leaf chunk loop gets from its caller
+    """``(streams, state, buf)``, zeroed: the work arrays a leaf chunk loop gets from its caller
     (it may not allocate them itself): the chance streams (the game's, then one per seat), the
-    two alternating int32 states and the int32 action buffer."""
+    int32 state it plays in place and the int32 action buffer."""
     streams = np.zeros((1 + n_players, 4), np.uint64)
-    a, b = np.zeros(state_len, np.int32), np.zeros(state_len, np.int32)
-    return streams, a, b, np.zeros(max_actions, np.int32)
+    return streams, np.zeros(state_len, np.int32), np.zeros(max_actions, np.int32)

@@ -10,6 +10,7 @@ from sim.core.kernel import leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.catan_troy.rules import (
+    advance,
     current_player,
     determinize,
     is_over,
@@ -52,6 +53,7 @@ search_action = make_search_bot(
     scores,
     determinize,
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
+    advance=advance,  # rollouts step in place
 )
 
 

@@ -49,9 +49,10 @@ def _plain(game: str, players: int, seed: int):
     params = importlib.import_module(f"sim.games.{game}.params")
     state_mod = importlib.import_module(f"sim.games.{game}.state")
     resolved = params.PARAMS.resolve(players, {})
-    args = (resolved, players) if game == "catan" else (resolved,)
+    args = (resolved, players) if game.startswith("catan") else (resolved,)
     data = params.compile_data(*args)
-    state = np.zeros(state_mod.STATE_LEN, np.int32)
+    length = getattr(state_mod, "GW_STATE_LEN", None) or state_mod.STATE_LEN
+    state = np.zeros(length, np.int32)
     rules.init_state(data, players, _stream(seed), state)
     return rules, data, state, lambda s, a, d, r, buf: rules.advance(s, a, d, r)
 
@@ -73,6 +74,8 @@ GAMES = {
     "celtic_quest": _trader_like,
     "celtica": _plain,
     "catan": _plain,
+    "catan_troy": _plain,
+    "catan_great_wall": _plain,
     "celtae": _celtae,
 }
 

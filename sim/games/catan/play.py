@@ -128,7 +128,6 @@ def play(setup, seeds) -> ChunkResult:
         len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     winner = np.full(len(seeds), -1, np.int64)
-    streams, a, _, buf = work_arrays(setup.players, STATE_LEN, MAX_ACTIONS)
     _play_kernel(
         data,
         setup.players,
@@ -143,8 +142,6 @@ def play(setup, seeds) -> ChunkResult:
         result.components,
         result.extras,
         result.actions,
-        streams,
-        a,
-        buf,
+        *work_arrays(setup.players, STATE_LEN, MAX_ACTIONS),
     )
     return finish(result, winner, setup.params)

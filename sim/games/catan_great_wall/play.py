@@ -30,7 +30,7 @@ from sim.games.catan.state import (
 )
 from sim.games.catan_great_wall.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan_great_wall.params import compile_data
-from sim.games.catan_great_wall.rules import current_player, init_state, is_over, step, wall_of
+from sim.games.catan_great_wall.rules import advance, current_player, init_state, is_over, wall_of
 from sim.games.catan_great_wall.state import (
     EXTRA_VP,
     GW_MAX_ACTIONS,
@@ -81,9 +81,9 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
 @leaf
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score,
-    components, extras, actions, streams, a, b, buf,
+    components, extras, actions, streams, a, buf,
 ):  # fmt: skip
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    """Play one game per seed; ``streams``, ``a`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
@@ -92,8 +92,7 @@ def _play_kernel(
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
             actions[g, seat, decision_kind(a, data, act)] += 1
-            step(a, act, data, streams[0], b)
-            a, b = b, a
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
         write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
 
 

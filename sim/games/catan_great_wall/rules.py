@@ -558,18 +558,23 @@ def _fortress(out, data, p, w):
 @leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
-    phase = state[PHASE]
-    p = state[SEAT]
+    copy_state(state, out)
+    advance(out, action, data, rng)
+
+
+@leaf
+def advance(out, action, data, rng):
+    """:func:`step` in place: ``out`` becomes the state after ``action`` (for the chunk loop and
+    the search bot's rollouts, which keep no earlier state; ``step`` itself stays pure)."""
+    phase = out[PHASE]
+    p = out[SEAT]
     if phase == PH_FORTRESS:
-        copy_state(state, out)
         _fortress(out, data, p, action - A_FORTRESS)
         return
     if phase == PH_ROBBER:  # the pirate on a 7
-        copy_state(state, out)
-        _move_pirate(out, data, action - A_PIRATE, state[RET_PHASE])
+        _move_pirate(out, data, action - A_PIRATE, out[RET_PHASE])
         return
     if phase == PH_KNIGHT:
-        copy_state(state, out)
         if action == A_K_DONE:
             _end_knight(out)
         elif action >= A_K_REMOVE:
@@ -591,12 +596,10 @@ def step(state, action, data, rng, out):
         base._check_win(out, data)
         return
     if phase == PH_PRE_ROLL and action == A_ROLL:
-        copy_state(state, out)
         _roll(out, data, rng)
         base._check_win(out, data)
         return
     if action == A_WALL:
-        copy_state(state, out)
         w = wall_of(out, data, p)
         level = out[LEVEL + w]
         for r in range(N_RES):
@@ -608,11 +611,13 @@ def step(state, action, data, rng, out):
         base._check_win(out, data)
         return
     if phase == PH_STEAL and action == A_NO_STEAL:
-        copy_state(state, out)
         out[PHASE] = out[RET_PHASE]
         _knight_progress(out, data)
         return
-    base.step(state, action, data, rng, out)
+    hand_before = stack_int64(N_RES)  # the setup lever below returns what the step dealt
+    for r in range(N_RES):
+        hand_before[r] = out[HAND + p * N_RES + r]
+    base.advance(out, action, data, rng)
     if phase == PH_STEAL:
         _knight_progress(out, data)
         return
@@ -622,7 +627,7 @@ def step(state, action, data, rng, out):
             draw_riders(out, data, rng)
         elif phase == PH_SETUP_SETTLE and data[D_W + W_SETUP_RES]:
             for r in range(N_RES):
-                k = out[HAND + p * N_RES + r] - state[HAND + p * N_RES + r]
+                k = out[HAND + p * N_RES + r] - hand_before[r]
                 out[HAND + p * N_RES + r] -= k
                 out[BANK + r] += k
                 out[HAND_N + p] -= k

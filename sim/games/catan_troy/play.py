@@ -21,11 +21,11 @@ from sim.games.catan.state import LR_HOLDER, REASON, ROAD_LEN, ROUND, TURNS, TUR
 from sim.games.catan_troy.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan_troy.params import K_TOKEN_TIEBREAK, T_RULES, compile_data
 from sim.games.catan_troy.rules import (
+    advance,
     current_player,
     init_state,
     is_over,
     ship_vp,
-    step,
     track_vp,
     victory_points,
 )
@@ -92,9 +92,9 @@ def write_results(
 @leaf
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score, components,
-    extras, role, actions, streams, a, b, buf,
+    extras, role, actions, streams, a, buf,
 ):  # fmt: skip
-    """Play one game per seed; ``streams``, ``a``, ``b`` and ``buf`` are its work arrays (made
+    """Play one game per seed; ``streams``, ``a`` and ``buf`` are its work arrays (made
     by :func:`play`, so that the loop allocates nothing and counts no references)."""
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
@@ -103,8 +103,7 @@ def _play_kernel(
             seat = current_player(a)
             act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
             actions[g, seat, decision_kind(a, data, act)] += 1
-            step(a, act, data, streams[0], b)
-            a, b = b, a
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
         write_results(
             a, data, g, rounds, turns, end_reason, winner, score, components, extras, role
         )

@@ -18,10 +18,10 @@ from sim.core.rng import draw_from_histogram, shuffle
 from sim.core.scratch import stack_int64
 from sim.games.catan.params import D_VERTEX_SLOT, G_N_SLOTS, G_N_VERT, G_VP_TARGET
 from sim.games.catan.rules import _end_turn, copy_state, current_player, is_over
+from sim.games.catan.rules import advance as base_advance
 from sim.games.catan.rules import init_state as base_init_state
 from sim.games.catan.rules import legal_actions as base_legal_actions
 from sim.games.catan.rules import scores as base_scores
-from sim.games.catan.rules import step as base_step
 from sim.games.catan.rules import victory_points as base_victory_points
 from sim.games.catan.state import (
     A_END,
@@ -539,15 +539,15 @@ def _build_ship(out, data, p, w, phase):
 
 
 @leaf
-def _scenario_step(state, action, data, rng, out):
-    """The scenario's own actions (``out`` already holds a copy of ``state``)."""
-    p = state[SEAT]
-    phase = state[PHASE]
+def _scenario_step(out, action, data, rng):
+    """The scenario's own actions, in place on ``out``."""
+    p = out[SEAT]
+    phase = out[PHASE]
     if phase == PH_ROBBER:  # the Sea People moves (A9)
         out[SEA_PEOPLE] = action - A_SEA
         refresh_ports(out, data)
         victims = False
-        for s in range(state[NP]):
+        for s in range(out[NP]):
             if is_victim(out, data, s):
                 victims = True
         out[PHASE] = PH_STEAL if victims else out[RET_PHASE]
@@ -587,22 +587,29 @@ def _scenario_step(state, action, data, rng, out):
 @leaf
 def step(state, action, data, rng, out):
     """Apply one legal ``action`` of the deciding seat to ``state``, writing only into ``out``."""
-    phase = state[PHASE]
+    copy_state(state, out)
+    advance(out, action, data, rng)
+
+
+@leaf
+def advance(s, action, data, rng):
+    """:func:`step` in place: ``s`` becomes the state after ``action`` (for the chunk loop and
+    the search bot's rollouts, which keep no earlier state; ``step`` itself stays pure)."""
+    phase = s[PHASE]
+    turns = s[TURNS]
     if action >= A_DONATE or phase == PH_ROBBER:
-        copy_state(state, out)
-        _scenario_step(state, action, data, rng, out)
+        _scenario_step(s, action, data, rng)
     elif phase == PH_MAIN and action == A_END:
-        copy_state(state, out)
-        _end_of_turn(out, data, rng)
+        _end_of_turn(s, data, rng)
     else:
-        base_step(state, action, data, rng, out)
-    if out[DONATING] > 0 and (action < A_DONATE or action >= A_SHIP):
-        out[DONATING] = 0  # any other action closes the donation (A1)
-    if out[TURNS] != state[TURNS]:  # a new turn: its once-per-turn counters
-        out[DONATIONS] = 0
-        out[TAKES_USED] = 0
-        out[SWAPS_USED] = 0
-    check_win(out, data)
+        base_advance(s, action, data, rng)
+    if s[DONATING] > 0 and (action < A_DONATE or action >= A_SHIP):
+        s[DONATING] = 0  # any other action closes the donation (A1)
+    if s[TURNS] != turns:  # a new turn: its once-per-turn counters
+        s[DONATIONS] = 0
+        s[TAKES_USED] = 0
+        s[SWAPS_USED] = 0
+    check_win(s, data)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -62,11 +62,10 @@ def play_checked(data, n_players, codes, params, seeds, errors, steps, reasons, 
     result = ChunkResult.empty(
         n, n_players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
-    streams, a, _, buf = work_arrays(n_players, S.STATE_LEN, S.MAX_ACTIONS)
     _play_kernel(
         data, n_players, codes, params, seeds, result.rounds, result.turns, result.end_reason,
         np.zeros(n, np.int64), result.score, result.components, result.extras, result.actions,
-        streams, a, buf,
+        *work_arrays(n_players, S.STATE_LEN, S.MAX_ACTIONS),
     )  # fmt: skip
     reasons[:] = result.end_reason
     rounds[:] = result.rounds
