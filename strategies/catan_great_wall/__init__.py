@@ -32,7 +32,8 @@ GREEDY_DECL = BotDecl(
     "riders away from its wall",
     GREEDY_PARAMS,
 )
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, same=1)
+# width=8 (issue 20): measured with Catan's, see strategies/catan/__init__.py
+SEARCH_DECL = search_bot_decl(GREEDY_DECL, rollouts=64, horizon=4, width=8, same=1)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
