@@ -1024,7 +1024,8 @@ def step(state, action, data, rng, out):
 @leaf
 def advance(out, action, data, rng):
     """:func:`step` in place: ``out`` becomes the state after ``action``. For the search bot's
-    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure.
+    rollouts and the chunk loop, which keep no earlier position (saves step's copy); ``step``
+    itself stays pure.
     It reads each field before it writes it, as step read ``state``."""
     p = out[SEAT]
     phase = out[PHASE]

@@ -614,9 +614,11 @@ def advance(out, action, data, rng):
         out[PHASE] = out[RET_PHASE]
         _knight_progress(out, data)
         return
-    hand_before = stack_int64(N_RES)  # the setup lever below returns what the step dealt
-    for r in range(N_RES):
-        hand_before[r] = out[HAND + p * N_RES + r]
+    returns_setup_cards = phase == PH_SETUP_SETTLE and data[D_W + W_SETUP_RES] != 0
+    hand_before = stack_int64(N_RES)  # what the lever below gives back is what the step dealt
+    if returns_setup_cards:
+        for r in range(N_RES):
+            hand_before[r] = out[HAND + p * N_RES + r]
     base.advance(out, action, data, rng)
     if phase == PH_STEAL:
         _knight_progress(out, data)
@@ -625,7 +627,7 @@ def advance(out, action, data, rng):
         refresh_ports(out, data)
         if phase == PH_MAIN or phase == PH_SBP:  # noqa: SIM109
             draw_riders(out, data, rng)
-        elif phase == PH_SETUP_SETTLE and data[D_W + W_SETUP_RES]:
+        elif returns_setup_cards:
             for r in range(N_RES):
                 k = out[HAND + p * N_RES + r] - hand_before[r]
                 out[HAND + p * N_RES + r] -= k

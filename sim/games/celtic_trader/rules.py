@@ -972,7 +972,8 @@ def step(state, action, data, rng, out):
 @leaf
 def advance(s, action, data, rng):
     """:func:`step` in place: ``s`` becomes the state after ``action``. For the search bot's
-    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure."""
+    rollouts and the chunk loop, which keep no earlier position (saves step's copy); ``step``
+    itself stays pure."""
     if s[OVER]:
         return
     _apply(s, action, data, rng)

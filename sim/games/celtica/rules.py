@@ -632,7 +632,8 @@ def step(state, action, data, rng, out):
 @leaf
 def advance(out, action, data, rng):
     """:func:`step` in place: ``out`` becomes the state after ``action``. For the search bot's
-    rollouts, which keep no earlier position (saves step's copy); ``step`` itself stays pure."""
+    rollouts and the chunk loop, which keep no earlier position (saves step's copy); ``step``
+    itself stays pure."""
     seat = out[SEAT]
     phase = out[PHASE]
     r = data.rules
