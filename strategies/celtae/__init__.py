@@ -4,6 +4,7 @@ Every policy has the signature ``policy(state, data, seat, params, rng, buf) -> 
 only what ``seat`` may know (its own hand, the public board, other hands' sizes).
 """
 
+import sim.games.celtae.decisions as decisions  # the kinds the search's skip names
 from sim.core.kernel import leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
@@ -32,6 +33,12 @@ def random_action(state, data, seat, params, rng, buf):
     return buf[randint(rng, n)]
 
 
+@leaf
+def kind_of(state, data, action):
+    """The decision kind of ``action``, as the search's skip parameter asks for it."""
+    return decisions.decision_kind(state, action)
+
+
 # search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards
 # and the face-down tiles below the piles' tops
 search_action = make_search_bot(
@@ -45,6 +52,7 @@ search_action = make_search_bot(
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
     advance=advance,  # rollouts step in place and list the next options for greedy
     policy_listed=greedy_listed,
+    decision_kind=kind_of,  # what the skip parameter names
 )
 
 

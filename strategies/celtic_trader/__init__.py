@@ -4,6 +4,7 @@ Codes: 0 ``random`` (uniform over legal actions), 1 ``greedy`` (strategies/celti
 greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`).
 """
 
+import sim.games.celtic_trader.decisions as decisions  # a module: importing its names is a cycle
 from sim.core.kernel import leaf
 from sim.core.rng import randint
 from sim.games.celtic_trader.params import O_RULES, R_QUEST
@@ -35,6 +36,12 @@ def policy(state, data, seat, params, rng, buf):
     return greedy_action(state, data, seat, params, rng, buf)
 
 
+@leaf
+def kind_of(state, data, action):
+    """The decision kind of ``action`` (Celtic Quest's included), as the search asks for it."""
+    return decisions.decision_kind(state, action)
+
+
 # search hook (bot levels): the game-agnostic search kernel over this game's kernels
 search_action = make_search_bot(
     step,
@@ -45,6 +52,7 @@ search_action = make_search_bot(
     scores,
     determinize=determinize,
     advance=advance,  # rollouts step in place
+    decision_kind=kind_of,
 )
 
 

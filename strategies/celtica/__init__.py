@@ -16,6 +16,7 @@ the unknown card beats declining.
 
 import numpy as np
 
+import sim.games.celtica.decisions as decisions  # the kinds the search's skip names
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
@@ -480,6 +481,12 @@ def search_values(state, data, params, out):
     return state[NP]
 
 
+@leaf
+def kind_of(state, data, action):
+    """The decision kind of ``action``, as the search's skip parameter asks for it."""
+    return decisions.decision_kind(state, action)
+
+
 # search hook (bot levels): the game-agnostic search kernel; determinize re-deals hidden cards,
 # search_values judges a rollout cut at the horizon
 search_action = make_search_bot(
@@ -493,6 +500,7 @@ search_action = make_search_bot(
     search_values,
     policy_memory=False,  # greedy's buf is scratch, written before it is read
     advance=advance,  # rollouts step in place
+    decision_kind=kind_of,  # what the skip parameter names
 )
 
 

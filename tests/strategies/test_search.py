@@ -17,6 +17,7 @@ from sim.core.rng import new_streams, seed_streams
 from strategies.search import (
     N_SEARCH_PARAMS,
     SEARCH_PARAMS,
+    kinds_mask,
     search_bot_decl,
     search_params,
 )
@@ -230,3 +231,36 @@ def test_the_search_closure_is_compiled_once_and_then_loaded_from_the_cache(tmp_
         for _ in range(2)
     ]
     assert runs == [["0", "1"], ["1", "0"]]
+
+
+@pytest.mark.parametrize("game_id", _games_with_search()[1:])
+def test_search_that_skips_every_kind_of_decision_plays_the_greedy_game(game_id):
+    """``skip`` leaves the decisions whose greedy pick is of a listed kind to greedy, without a
+    rollout: with every kind listed, the search seat plays exactly greedy's game."""
+    decl = registry.get_game(game_id)
+    players = min(max(2, decl.min_players), decl.max_players)
+    every = 2 ** len(decl.decision_kinds) - 1
+    greedy = play_batch(make_setup(game_id, players, {}, "greedy"), range(20), root_seed=8)[1]
+    bots = [f"search:skip={every}"] + ["greedy"] * (players - 1)
+    skipped = play_batch(make_setup(game_id, players, {}, bots), range(20), root_seed=8)[1]
+    assert skipped["score"].to_list() == greedy["score"].to_list()
+    searched = play_batch(
+        make_setup(game_id, players, {}, ["search:skip=0"] + ["greedy"] * (players - 1)),
+        range(20),
+        root_seed=8,
+    )[1]
+    assert searched["score"].to_list() != greedy["score"].to_list()
+
+
+def test_skip_names_decision_kinds_and_a_game_without_kinds_searches_every_decision(toy):
+    kinds = ("roll", "bank", "trade")
+    greedy = BotDecl("greedy", 1, "g", ParamSet())
+    assert kinds_mask(kinds, ["bank", "trade"]) == 0b110
+    with pytest.raises(ValueError, match="unknown decision kind"):
+        kinds_mask(kinds, ["move"])
+    skip = search_params(greedy, kinds, skip=("trade",)).get("skip")
+    assert skip.default == 0b100 and "leaves trade to greedy" in skip.doc
+    # the toy game gives the search no decision kinds: skip cannot leave anything to greedy
+    every = play_batch(make_setup("toy_pig", 2, {}, "search:skip=1023"), range(60), root_seed=5)
+    none = play_batch(make_setup("toy_pig", 2, {}, "search:skip=0"), range(60), root_seed=5)
+    assert every[1]["score"].to_list() == none[1]["score"].to_list()

@@ -5,6 +5,19 @@ and the action id (state.py's action encoding), so counting costs one lookup per
 """
 
 from sim.core.kernel import leaf
+
+# Celtic Quest's action ids: importing its layout runs sim/games/celtic_quest/__init__.py, which
+# reads the kind names and the bot declarations back (a cycle): the names live in kinds.py
+from sim.games.celtic_quest.layout import (
+    A_BREAD,
+    A_CRYSTAL,
+    A_DROP_CRYSTAL,
+    A_ELIXIR,
+    A_Q,
+    A_RING,
+    A_SHIELD,
+)
+from sim.games.celtic_trader.kinds import DECISION_KINDS, QUEST_KINDS  # noqa: F401 (re-exported)
 from sim.games.celtic_trader.state import (
     A_BAST,
     A_CLAIM,
@@ -19,61 +32,6 @@ from sim.games.celtic_trader.state import (
     PH_TURN_END,
     PH_UPGRADE,
     PHASE,
-)
-
-DECISION_KINDS = (
-    "role",  # 0..8: the phase's own decision, in the order of state.PH_*
-    "relocate",
-    "order",
-    "place_token",
-    "raise_demand",
-    "place_roman",
-    "orders",
-    "romanise",
-    "start",
-    "move",  # 9: move to an adjacent section
-    "pick_up",
-    "discard",
-    "end_move",
-    "upgrade_movement",
-    "upgrade_trading",
-    "upgrade_carrying",
-    "claim_vp",
-    "deliver",
-    "pass",  # no more upgrades, claims or deliveries
-)
-# Celtic Quest's kinds follow (its DECISION_KINDS extend this tuple): the decision of each of
-# its phases (layout.PH_* order), then its own movement and delivery actions.
-QUEST_KINDS = (
-    "keep_destiny",
-    "return_token",
-    "enchant",
-    "place_crystal",
-    "drop_drawn_item",
-    "relocate_passed_roman",
-    "complete_quest",
-    "discard_quest",
-    "draw_quest",
-    "deliver_crystals",
-    "raven",
-    "pass_roman_gold",
-    "pass_roman_shield",
-    "pick_up_elixir",
-    "pick_up_crystal",
-    "bread",
-    "drop_item",
-    "deliver_ring",
-)
-# Celtic Quest's action ids, imported after the kind names: importing its layout runs
-# sim/games/celtic_quest/__init__.py, whose decisions.py reads the names above (a cycle)
-from sim.games.celtic_quest.layout import (  # noqa: E402
-    A_BREAD,
-    A_CRYSTAL,
-    A_DROP_CRYSTAL,
-    A_ELIXIR,
-    A_Q,
-    A_RING,
-    A_SHIELD,
 )
 
 K_QUEST = len(DECISION_KINDS)
