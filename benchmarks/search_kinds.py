@@ -68,90 +68,87 @@ def _params_data(module, with_players=True):
     return data
 
 
-# game: (rules module, advance module, strategies module, state module, state length name,
-#        action buffer name, data, role arguments of init_state or None)
+# game: (rules module, strategies module, state length, action buffer length (module:NAME under
+#        sim.games), data, role arguments of init_state or None)
 GAMES = {
     "celtic_trader": (
         "celtic_trader.rules",
-        "celtic_trader.rules",
         "celtic_trader",
-        "celtic_trader.state",
-        "STATE_LEN",
-        "BUF_LEN",
+        "celtic_trader.state:STATE_LEN",
+        "celtic_trader.state:BUF_LEN",
         _trader_data,
         _roles("sim.games.celtic_trader.play"),
     ),
     "celtic_quest": (
         "celtic_trader.rules",
-        "celtic_trader.rules",
         "celtic_trader",
-        "celtic_quest.layout",
-        "QSTATE_LEN",
-        "BUF_LEN",
+        "celtic_quest.layout:QSTATE_LEN",
+        "celtic_trader.state:BUF_LEN",
         _quest_data,
         _roles("sim.games.celtic_quest.play"),
     ),
     "celtae": (
         "celtae.rules",
-        "celtae.rules_turn",
         "celtae",
-        "celtae.state",
-        "STATE_LEN",
-        "MAX_ACTIONS",
+        "celtae.state:STATE_LEN",
+        "celtae.state:MAX_ACTIONS",
         _celtae_data,
         _roles("sim.games.celtae.play"),
     ),
     "celtica": (
         "celtica.rules",
-        "celtica.rules",
         "celtica",
-        "celtica.state",
-        "STATE_LEN",
-        "MAX_ACTIONS",
+        "celtica.state:STATE_LEN",
+        "celtica.state:MAX_ACTIONS",
         _params_data("sim.games.celtica.params", with_players=False),
+        None,
+    ),
+    "catan_great_wall": (
+        "catan_great_wall.rules",
+        "catan_great_wall",
+        "catan_great_wall.state:GW_STATE_LEN",
+        "catan_great_wall.state:GW_MAX_ACTIONS",
+        _params_data("sim.games.catan_great_wall.params"),
         None,
     ),
     **{
         game: (
             f"{game}.rules",
-            f"{game}.rules",
             game,
-            f"{game}.state",
-            "STATE_LEN",
-            "MAX_ACTIONS",
+            f"{game}.state:STATE_LEN",
+            f"{game}.state:MAX_ACTIONS",
             _params_data(f"sim.games.{game}.params"),
             None,
         )
-        for game in ("catan", "catan_troy", "catan_great_wall")
+        for game in ("catan", "catan_troy")
     },
 }
 
 
-def _size(module, name: str) -> int:
-    prefixed = {"catan_great_wall.state": "GW_"}.get(module.__name__.removeprefix("sim.games."))
-    return getattr(module, (prefixed or "") + name)
+def _size(where: str) -> int:
+    module, name = where.split(":")
+    return getattr(importlib.import_module(f"sim.games.{module}"), name)
 
 
 def profile(game: str, games: int, players: int, spec: str, seed: int = 7):
     """{kind: [decisions, seconds, overruled, legal actions]} over ``games`` searched games."""
-    rules_mod, advance_mod, strat_mod, state_mod, len_name, buf_name, data_of, roles = GAMES[game]
+    rules_mod, strat_mod, len_at, buf_at, data_of, roles = GAMES[game]
     rules = importlib.import_module(f"sim.games.{rules_mod}")
-    advance = importlib.import_module(f"sim.games.{advance_mod}").advance
     strat = importlib.import_module(f"strategies.{strat_mod}")
-    layout = importlib.import_module(f"sim.games.{state_mod}")
     decisions = importlib.import_module(f"sim.games.{game}.decisions")
     kinds = get_game(game).decision_kinds
     setup = make_setup(game, players, {}, spec)
     _, values = setup.bot_arrays()
     data = data_of(setup)
     policy = getattr(strat, "policy", None) or strat.greedy_action
-    state_len, buf_len = _size(layout, len_name), _size(layout, buf_name)
+    state_len, buf_len = _size(len_at), _size(buf_at)
     stats = defaultdict(lambda: [0, 0.0, 0, 0])
     seeds = derive_game_seeds(seed, 0, np.arange(games))
     work = np.zeros(buf_len, np.int32)
     for g in range(-1, games):  # game -1 compiles the kernels outside the figures
         streams = np.zeros((1 + players, 4), np.uint64)
         state = np.zeros(state_len, np.int32)
+        after = np.zeros(state_len, np.int32)
         buf = np.zeros(buf_len, np.int32)
         seed_streams(streams, seeds[max(g, 0)])
         if roles:
@@ -178,7 +175,8 @@ def profile(game: str, games: int, players: int, spec: str, seed: int = 7):
                 row[1] += spent
                 row[2] += int(action != pick)
                 row[3] += n
-            advance(state, action, data, streams[0])
+            rules.step(state, action, data, streams[0], after)
+            state, after = after, state
     return stats
 
 

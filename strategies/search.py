@@ -299,6 +299,27 @@ def rollout_seed(base, r):
     return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
 
 
+def _own_names(*kernels):
+    """``njit`` for the search kernel's closures, each renamed after the game's kernels.
+
+    A closure is compiled into its game's cached ``choose_action`` under its qualified name and
+    a counter that every process starts afresh, so two games compiled in two processes (the
+    test session warms each game in its own) gave their closures the same symbol; loaded into
+    one process, a game then called the other game's closure (Catan's search ran Troy's on
+    Catan's state and crashed). The kernels' modules make each game's names its own.
+    """
+    tag = "__".join(getattr(k, "py_func", k).__module__.replace(".", "_") for k in kernels)
+
+    def jit(func=None, **options):
+        def wrap(f):
+            f.__qualname__ = f"{f.__qualname__}__{tag}"
+            return njit(**options)(f)
+
+        return wrap(func) if func is not None else wrap
+
+    return jit
+
+
 def make_search_bot(
     step,
     legal_actions,
@@ -366,22 +387,23 @@ def make_search_bot(
 
     and ``search_bot_decl(GREEDY_DECL, rollouts=..., horizon=...)`` in ``GAME.bots``.
     """
+    jit = _own_names(policy, step)
     if determinize is None:
         determinize = copy_state
     if decision_kind is None:
 
-        @njit
+        @jit
         def decision_kind(state, data, action):
             return -1  # no kinds: skip never applies
 
     if evaluate is None:
 
-        @njit
+        @jit
         def evaluate(state, data, params, out):
             n = scores(state, data, out)
             return n
 
-    @njit
+    @jit
     def value_of(cur, data, seat, gparams, margin, sc, ev):
         """The rollout's value at its last position ``cur``."""
         n_players = scores(cur, data, sc)
@@ -389,7 +411,7 @@ def make_search_bot(
             evaluate(cur, data, gparams, ev)
         return rollout_value(sc, ev, n_players, seat, margin)
 
-    @njit
+    @jit
     def clock(cur, mover, turns):
         """(mover, turns) after the deciding seat of ``cur``: a change of seat is a turn."""
         p = current_player(cur)
@@ -399,7 +421,7 @@ def make_search_bot(
 
     if advance is None:
 
-        @njit
+        @jit
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """Play ``action`` from the dealt position ``a``, then greedy to the horizon; its
             value. ``a`` and ``b`` are overwritten (the rollout alternates between them)."""
@@ -420,7 +442,7 @@ def make_search_bot(
         # three loops, not one loop over adapters: adapters that drop the listing (even with
         # numba's inline="always") cost 10-15% of Celtic Trader's and Celtica's games/s
 
-        @njit
+        @jit
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """:func:`play_out` on ``a`` in place (``b`` unused)."""
             advance(a, action, data, rs)
@@ -435,7 +457,7 @@ def make_search_bot(
 
     else:
 
-        @njit
+        @jit
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """:func:`play_out` on ``a`` in place, the legal actions listed by ``advance``."""
             n = advance(a, action, data, rs, work)
@@ -451,21 +473,21 @@ def make_search_bot(
 
     # reference counting stays on explicitly: a game's bot dispatch may be a leaf kernel
     # (sim.core.kernel), whose callees would otherwise inherit its _nrt=False
-    @njit(_nrt=True)
+    @jit(_nrt=True)
     def search_action(state, data, seat, params, rng, buf):
-        work = np.empty_like(buf)
-        n = legal_actions(state, data, work)
         gparams = params[N_SEARCH_PARAMS:]
         # greedy is asked first, every time, with the real buffer (a policy may keep a plan in
         # it), so the seat stream and that memory move exactly as when greedy plays
         first = policy(state, data, seat, gparams, rng, buf)
-        if n <= 1:
-            return work[0]
         skip = int(params[P_SKIP])
-        if skip != 0:  # kinds where the search (almost) never overrules greedy cost no rollout
+        if skip != 0:  # kinds where the search (almost) never overrules greedy cost nothing
             kind = decision_kind(state, data, first)
             if kind >= 0 and (skip >> kind) & 1:
                 return first
+        work = np.empty_like(buf)
+        n = legal_actions(state, data, work)
+        if n <= 1:
+            return work[0]
         cand = work[:n].copy()
         for i in range(n):  # greedy's pick goes first: it wins ties and is always considered
             if cand[i] == first:

@@ -37,10 +37,14 @@ GREEDY_DECL = BotDecl(
 # decisions (profiled, 4 players, every seat searching, 30 games); ending the turn (3.8%) is
 # kept: skipping it too lost strength (0.552, 0.540). Against greedy, 4 players, 2,400 games,
 # seeds 0, 1: 0.547, 0.576 (0.550, 0.581 without)
+# rollouts=48 (issue 20; was 64): against greedy, 4 players, 2,400 games, seeds 0, 1, 2: 0.551,
+# 0.571, 0.556 (0.547, 0.576, 0.569 at 64). Troy loses strength to what Catan and the Great Wall
+# keep: rollouts=32 0.542, 0.555, 0.550; horizon=3 0.541, 0.532; rollouts=48 horizon=3 0.543,
+# 0.550, 0.528
 SEARCH_DECL = search_bot_decl(
     GREEDY_DECL,
     decisions.DECISION_KINDS,
-    rollouts=64,
+    rollouts=48,
     horizon=4,
     width=8,
     same=1,

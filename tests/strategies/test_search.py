@@ -264,3 +264,18 @@ def test_skip_names_decision_kinds_and_a_game_without_kinds_searches_every_decis
     every = play_batch(make_setup("toy_pig", 2, {}, "search:skip=1023"), range(60), root_seed=5)
     none = play_batch(make_setup("toy_pig", 2, {}, "search:skip=0"), range(60), root_seed=5)
     assert every[1]["score"].to_list() == none[1]["score"].to_list()
+
+
+def test_every_games_search_kernel_has_names_of_its_own():
+    """The search closures are compiled into each game's cached kernels under their names and a
+    counter every process starts afresh: two games warmed in two processes once gave them the
+    same symbols, and a process that loaded both ran Troy's search on Catan's state (a crash).
+    Each game's closures now carry its kernels' modules in their names."""
+    import importlib
+
+    modules = ["celtic_trader", "celtica", "celtae", "catan", "catan_troy", "catan_great_wall"]
+    names = {
+        importlib.import_module(f"strategies.{m}").search_action.py_func.__qualname__
+        for m in modules
+    }
+    assert len(names) == len(modules)
