@@ -68,7 +68,10 @@ dispatch once and loaded from the numba cache in later sessions. Measured with n
 passing the kernels as first-class function arguments makes the caller uncacheable ("dynamic
 globals") and recompiles the callee every process; a closure marked ``cache=True`` misses the
 cache in every new process (its closure cells pickle differently) and grows the cache
-directory. A plain-``njit`` closure inlined into a cached caller has neither problem.
+directory. A plain-``njit`` closure inlined into a cached caller has neither problem, once
+each game's closures carry names of their own (:func:`_own_names`: a symbol is the
+qualified name plus a counter that every process restarts, so two games compiled in two
+processes collided).
 numba invalidates a cached function only when its own file changes; menhir keys its whole
 cache folder by a digest of the sources instead (sim/numba_cache.py), so an edit here is always
 compiled into the games' cached dispatch.
