@@ -176,11 +176,29 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         low=0,
         high=2**53 - 1,
     ),
+    Param(
+        "cut_after",
+        "int",
+        4,
+        "equal split: rounds every alternative plays before cut may drop it",
+        low=2,
+        high=1_000_000,
+    ),
 )
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
-(P_ROLLOUTS, P_HORIZON, P_WIDTH, P_UCB, P_KEEP, P_Z, P_MARGIN, P_CUT, P_SAME, P_SKIP) = range(
-    N_SEARCH_PARAMS
-)
+(
+    P_ROLLOUTS,
+    P_HORIZON,
+    P_WIDTH,
+    P_UCB,
+    P_KEEP,
+    P_Z,
+    P_MARGIN,
+    P_CUT,
+    P_SAME,
+    P_SKIP,
+    P_CUT_AFTER,
+) = range(N_SEARCH_PARAMS)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MAX_SEATS = 16  # size of the per-decision score buffer; no menhir game has more seats
@@ -540,6 +558,7 @@ def make_search_bot(
             spent = 0
             r = 0
             same = int(params[P_SAME])
+            cut_after = int(params[P_CUT_AFTER])
             while n_alive > 1 and spent + n_alive <= budget:
                 # rollout r deals the hidden parts once for every candidate (the deal is what
                 # its seed gives; dealing again per candidate gave the same position, slower)
@@ -563,7 +582,7 @@ def make_search_bot(
                     gain_sq[c] += (v - v0) * (v - v0)
                 spent += n_alive
                 r += 1
-                racing = cut > 0.0 and r >= MIN_PER_CANDIDATE
+                racing = cut > 0.0 and r >= cut_after
                 for c in range(1, k):
                     if not alive[c]:
                         continue

@@ -93,6 +93,16 @@ def test_a_better_alternative_survives_same_and_is_played():
     assert _think(1, rollouts=16, horizon=0) == (1, 16 * TURNS)
 
 
+def test_a_worse_alternative_is_cut_after_cut_after_rounds():
+    """With ``bonus = -1`` action 1 loses every rollout that greedy's pick ties (a paired gain
+    of -0.5 without spread, so no twin): the race drops it as soon as ``cut`` may act, after
+    ``cut_after`` rounds of two rollouts (4 by default), and plays greedy's pick."""
+    assert _think(-1, rollouts=16, horizon=0) == (0, 2 * 4 * TURNS)
+    assert _think(-1, rollouts=16, horizon=0, cut_after=2) == (0, 2 * 2 * TURNS)
+    assert _think(-1, rollouts=16, horizon=0, cut_after=3) == (0, 2 * 3 * TURNS)
+    assert _think(-1, rollouts=16, horizon=0, cut=0.0) == (0, 16 * TURNS)  # no cut: all 16
+
+
 @njit
 def _toy_advance(state, action, data, rng):
     before = state.copy()

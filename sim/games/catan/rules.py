@@ -419,6 +419,45 @@ def road_length(state, data, p):
     starts only there; pieces of the network without such a vertex (all even: a circuit uses
     every edge) are searched from any of their vertices.
     """
+    return _longest_in(state, data, p, stack_int32(1), True, 0)
+
+
+@leaf
+def road_length_with(state, data, p, e, before):
+    """``p``'s longest trail once ``p``'s new road ``e`` is on the board, ``before`` being the
+    longest trail without it. A new road only adds trails, and the trails without it are at
+    most ``before`` long, so only the piece of the network holding ``e`` (found by a flood
+    over ``p``'s roads, through any vertex: whole pieces) is searched again, from the same
+    starts as :func:`road_length`; the other pieces are not (3% of Troy's search time)."""
+    piece = stack_int32(MAX_V)  # 1 for the vertices of e's piece
+    for w in range(MAX_V):
+        piece[w] = 0
+    todo = stack_int64(MAX_V)
+    n_todo = 0
+    for j in range(2):
+        w = data[D_EDGE_VERTICES + 2 * e + j]
+        if piece[w] == 0:
+            piece[w] = 1
+            todo[n_todo] = w
+            n_todo += 1
+    while n_todo > 0:
+        n_todo -= 1
+        u = todo[n_todo]
+        for k in range(3):
+            f = data[D_VERTEX_EDGES + 3 * u + k]
+            if f >= 0 and state[E_OWNER + f] == p:
+                w = data[D_VERTEX_VERTICES + 3 * u + k]
+                if piece[w] == 0:
+                    piece[w] = 1
+                    todo[n_todo] = w
+                    n_todo += 1
+    return _longest_in(state, data, p, piece, False, before)
+
+
+@leaf
+def _longest_in(state, data, p, piece, whole, best):
+    """The longest trail of ``p`` in the vertices flagged in ``piece`` (all if ``whole``), or
+    ``best`` if none is longer; the starts of :func:`road_length`."""
     used = stack_int32(MAX_E)
     seen = stack_int32(MAX_V)
     for e in range(MAX_E):
@@ -428,9 +467,10 @@ def road_length(state, data, p):
     stack_v = stack_int64(TRAIL_STACK)
     stack_k = stack_int64(TRAIL_STACK)
     stack_e = stack_int64(TRAIL_STACK)
-    best = 0
     n_vert = data[G_N_VERT]
     for start in range(n_vert):
+        if not whole and piece[start] == 0:
+            continue
         d = _road_degree(state, data, p, start)
         if d == 0:
             continue
@@ -442,7 +482,8 @@ def road_length(state, data, p):
             if length > best:
                 best = length
     for start in range(n_vert):
-        if seen[start] == 0 and _road_degree(state, data, p, start) > 0:
+        in_piece = whole or piece[start] == 1
+        if in_piece and seen[start] == 0 and _road_degree(state, data, p, start) > 0:
             length = _longest_trail_from(
                 state, data, p, start, used, stack_v, stack_k, stack_e, seen
             )
@@ -452,10 +493,11 @@ def road_length(state, data, p):
 
 
 @leaf
-def update_longest_road(out, data, who, v):
-    """Recompute ROAD_LEN and award the card: after a road, ``who`` is its builder (a road can
-    only lengthen its owner's network); after a settlement on ``v``, the seats with a road at
-    ``v`` other than its owner (only their trails can be cut there). -1 skips either.
+def update_longest_road(out, data, who, v, e):
+    """Recompute ROAD_LEN and award the card: after a road ``e``, ``who`` is its builder (a road
+    can only lengthen its owner's network, and only in its own piece); after a settlement on
+    ``v``, the seats with a road at ``v`` other than its owner (only their trails can be cut
+    there). -1 skips any of them.
 
     The holder keeps it while his road is still among the longest and long enough; otherwise
     a unique longest road of at least the minimum takes it, else it is set aside (A3). Without
@@ -463,7 +505,9 @@ def update_longest_road(out, data, who, v):
     """
     n = out[NP]
     for s in range(n):
-        if s == who or (v >= 0 and s != out[V_OWNER + v] and has_road_at(out, data, s, v)):
+        if s == who and e >= 0:  # a new road: its own piece of the network only
+            out[ROAD_LEN + s] = road_length_with(out, data, s, e, out[ROAD_LEN + s])
+        elif s == who or (v >= 0 and s != out[V_OWNER + v] and has_road_at(out, data, s, v)):
             out[ROAD_LEN + s] = road_length(out, data, s)
     best = 0
     n_best = 0
@@ -776,14 +820,14 @@ def _place_settlement(out, data, p, v):
     s = data[D_VERTEX_SLOT + v]
     if s >= 0:
         out[PORTS + p * (N_RES + 1) + out[SLOT_TYPE + s]] = 1
-    update_longest_road(out, data, -1, v)  # a settlement can break another player's road
+    update_longest_road(out, data, -1, v, -1)  # a settlement can break another player's road
 
 
 @leaf
 def _place_road(out, data, p, e):
     out[E_OWNER + e] = p
     out[ROADS_LEFT + p] -= 1
-    update_longest_road(out, data, p, -1)
+    update_longest_road(out, data, p, -1, e)
 
 
 @leaf
