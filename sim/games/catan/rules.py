@@ -842,43 +842,50 @@ def hex_blocked(state, data, h):
 def produce(out, data, dice):
     """Production for a roll of ``dice`` (§4.3), resource by resource: if the bank cannot pay
     everyone owed a resource, nobody gets it, unless exactly one player is owed it: he takes
-    what is left."""
+    what is left. (One pass over the hexes counts what every resource owes; resources touch
+    separate cards and bank piles, so settling them together is settling them in turn.)"""
     n_hex = data[G_N_HEX]
+    total = stack_int64(N_RES)
+    mask = stack_int64(N_RES)
+    only = stack_int64(N_RES)
     for res in range(N_RES):
-        total = 0
-        mask = 0
-        only = -1
-        for h in range(n_hex):
-            if (
-                out[HEX_NUMBER + h] != dice
-                or hex_blocked(out, data, h)
-                or out[HEX_TERRAIN + h] != res
-            ):
-                continue
-            for k in range(6):
-                v = data[D_HEX_VERTICES + 6 * h + k]
-                owner = out[V_OWNER + v]
-                if owner >= 0:
-                    total += 1 + out[V_CITY + v]
-                    mask |= 1 << owner
-                    only = owner
-        if total == 0:
+        total[res] = 0
+        mask[res] = 0
+        only[res] = -1
+    for h in range(n_hex):
+        res = out[HEX_TERRAIN + h]
+        if out[HEX_NUMBER + h] != dice or res < 0 or res >= N_RES or hex_blocked(out, data, h):
             continue
-        if total <= out[BANK + res]:
-            for h in range(n_hex):
-                if (
-                    out[HEX_NUMBER + h] != dice
-                    or hex_blocked(out, data, h)
-                    or out[HEX_TERRAIN + h] != res
-                ):
-                    continue
-                for k in range(6):
-                    v = data[D_HEX_VERTICES + 6 * h + k]
-                    owner = out[V_OWNER + v]
-                    if owner >= 0:
-                        _take_from_bank(out, owner, res, 1 + out[V_CITY + v])
-        elif mask == (1 << only):
-            _take_from_bank(out, only, res, out[BANK + res])
+        for k in range(6):
+            v = data[D_HEX_VERTICES + 6 * h + k]
+            owner = out[V_OWNER + v]
+            if owner >= 0:
+                total[res] += 1 + out[V_CITY + v]
+                mask[res] |= 1 << owner
+                only[res] = owner
+    paid = False
+    for res in range(N_RES):
+        if total[res] == 0:
+            continue
+        if total[res] <= out[BANK + res]:
+            paid = True
+        else:
+            if mask[res] == (1 << only[res]):
+                _take_from_bank(out, only[res], res, out[BANK + res])
+            total[res] = 0  # nobody else is paid this resource
+    if not paid:
+        return
+    for h in range(n_hex):
+        res = out[HEX_TERRAIN + h]
+        if out[HEX_NUMBER + h] != dice or res < 0 or res >= N_RES or total[res] == 0:
+            continue
+        if hex_blocked(out, data, h):
+            continue
+        for k in range(6):
+            v = data[D_HEX_VERTICES + 6 * h + k]
+            owner = out[V_OWNER + v]
+            if owner >= 0:
+                _take_from_bank(out, owner, res, 1 + out[V_CITY + v])
 
 
 @leaf
