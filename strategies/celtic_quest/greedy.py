@@ -114,6 +114,15 @@ def _is_legal(state, data, buf, action):
 
 
 @leaf
+def _listed(buf, n, action):
+    """Is ``action`` among the legal actions listed in ``buf[:n]``?"""
+    for i in range(n):  # noqa: SIM110  (numba: plain loop)
+        if buf[i] == action:
+            return True
+    return False
+
+
+@leaf
 def _legal_or_first(state, data, buf, action):
     """``action`` if legal, else the first legal action (A_PASS where the phase has it)."""
     n = legal_actions(state, data, buf)
@@ -181,17 +190,16 @@ def _reserved(state, data, seat, r):
 def _search(state, data, buf, pos):
     """Celtic Trader's greedy search from ``pos`` (Roman sections reached, never crossed): its
     distance and parent arrays, in the buffer's scratch."""
+    trader_greedy.search_from(state, data, pos, buf)
     dist = buf[trader_greedy.SC_DIST : trader_greedy.SC_DIST + MAX_SEC]
     par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
-    q = buf[trader_greedy.SC_Q : trader_greedy.SC_Q + trader_greedy.Q_LEN]
-    trader_greedy._bfs(state, data, pos, dist, par, q)
     return dist, par
 
 
 @leaf
-def _first_step(state, data, buf, pos, target, par):
+def _first_step(state, data, buf, n, pos, target, par):
     """The legal first move toward ``target`` along the search's parents, if the path crosses
-    no Roman and the target holds none; -1 otherwise."""
+    no Roman and the target holds none; -1 otherwise (``buf[:n]``: the legal actions)."""
     if target == pos or state[ROMAN + target]:
         return -1
     node = target
@@ -199,13 +207,13 @@ def _first_step(state, data, buf, pos, target, par):
         node = par[node]
         if node < 0:
             return -1
-    if not _is_legal(state, data, buf, A_SEC + node):
+    if not _listed(buf, n, A_SEC + node):
         return -1
     return A_SEC + node
 
 
 @leaf
-def _go_home(state, data, seat, buf):
+def _go_home(state, data, seat, buf, n):
     """A move toward the Stone Circle on a Roman-free path, A_PASS there, -1 if none."""
     pos = state[PLAYERS + seat * PW + P_POS]
     sc = data[O_RULES + R_SC]
@@ -216,11 +224,11 @@ def _go_home(state, data, seat, buf):
     dist, par = _search(state, data, buf, pos)
     if dist[sc] >= FAR:
         return -1
-    return _first_step(state, data, buf, pos, sc, par)
+    return _first_step(state, data, buf, n, pos, sc, par)
 
 
 @leaf
-def _fetch_for_quest(state, data, seat, buf):
+def _fetch_for_quest(state, data, seat, buf, n):
     """Go for (or pick up) the nearest token a held quest still needs, if the seat has room and
     reaches it this turn on a Roman-free path; -1 otherwise."""
     pb = PLAYERS + seat * PW
@@ -248,24 +256,26 @@ def _fetch_for_quest(state, data, seat, buf):
         return -1
     sec = data[O_SPOT_SEC + best_sp]
     if sec == pos:
-        return A_SPOT + best_sp if _is_legal(state, data, buf, A_SPOT + best_sp) else -1
+        return A_SPOT + best_sp if _listed(buf, n, A_SPOT + best_sp) else -1
     if state[MP] == 0:
         return -1
-    return _first_step(state, data, buf, pos, sec, par)
+    return _first_step(state, data, buf, n, pos, sec, par)
 
 
 @leaf
 def _move(state, data, seat, params, rng, buf):
     if state[ACTS] > MAX_TURN_ACTIONS:
         return A_PASS  # a safety net: free (0 MP) moves never loop
-    if _is_legal(state, data, buf, A_CRYSTAL):
+    # listed once for the checks up to Celtic Trader's greedy (searches keep to the scratch)
+    n = legal_actions(state, data, buf)
+    if _listed(buf, n, A_CRYSTAL):
         return A_CRYSTAL
     if _heading_home(state, data, seat):
-        a = _go_home(state, data, seat, buf)
+        a = _go_home(state, data, seat, buf, n)
         if a >= 0:
             return a
     else:
-        a = _fetch_for_quest(state, data, seat, buf)
+        a = _fetch_for_quest(state, data, seat, buf, n)
         if a >= 0:
             return a
     a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)

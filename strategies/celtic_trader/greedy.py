@@ -131,7 +131,11 @@ SC_DIST = MAX_ACTIONS + PLAN_LEN
 SC_PAR = SC_DIST + MAX_SEC
 SC_Q = SC_PAR + MAX_SEC
 Q_LEN = 8 * MAX_SEC
-assert SC_Q + Q_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"
+# the key of the search the scratch holds: a tag, its section, the Roman sections as bits
+SC_KEY = SC_Q + Q_LEN
+KEY_TAG = 0x0BF5
+assert SC_KEY + 4 <= BUF_LEN, "greedy scratch must fit in the action buffer"
+assert MAX_SEC <= 60, "the Roman sections of a key fit in two int32 of 30 bits"
 
 GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
 
@@ -167,6 +171,48 @@ def _bfs(state, data, src, dist, par, q):
                 elif tail < Q_LEN:
                     q[tail] = v
                     tail += 1
+
+
+@leaf
+def forget_search(buf):
+    """Drop the search kept in ``buf``'s scratch: a game's first call (the next game may have
+    another map, and the key does not name the map)."""
+    buf[SC_KEY] = 0
+
+
+@leaf
+def search_from(state, data, src, buf):
+    """:func:`_bfs` from ``src`` into the buffer's scratch (``SC_DIST``, ``SC_PAR``), unless
+    the scratch already holds it. The search depends only on ``src``, the map and the
+    sections holding a Roman, so it is kept under that key; Celtic Quest's greedy searches
+    from a section and then Celtic Trader's planner searches again from the same one."""
+    lo = 0
+    hi = 0
+    for u in range(data[O_RULES + R_NSEC]):
+        if state[ROMAN + u] != 0:
+            if u < 30:
+                lo |= 1 << u
+            else:
+                hi |= 1 << (u - 30)
+    if (
+        buf[SC_KEY] == KEY_TAG
+        and buf[SC_KEY + 1] == src
+        and buf[SC_KEY + 2] == lo
+        and buf[SC_KEY + 3] == hi
+    ):
+        return
+    _bfs(
+        state,
+        data,
+        src,
+        buf[SC_DIST : SC_DIST + MAX_SEC],
+        buf[SC_PAR : SC_PAR + MAX_SEC],
+        buf[SC_Q : SC_Q + Q_LEN],
+    )
+    buf[SC_KEY] = KEY_TAG
+    buf[SC_KEY + 1] = src
+    buf[SC_KEY + 2] = lo
+    buf[SC_KEY + 3] = hi
 
 
 @leaf
@@ -274,9 +320,8 @@ def _claim_weight(state, data, seat, params):
 def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     """(kind, target, score) of the best goal from ``pos``; BFS into the scratch if ``bfs``."""
     dist = buf[SC_DIST : SC_DIST + MAX_SEC]
-    par = buf[SC_PAR : SC_PAR + MAX_SEC]
     if bfs:
-        _bfs(state, data, pos, dist, par, buf[SC_Q : SC_Q + Q_LEN])
+        search_from(state, data, pos, buf)
     pb = PLAYERS + seat * PW
     move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
     if ended:

@@ -428,7 +428,8 @@ def road_length_with(state, data, p, e, before):
     longest trail without it. A new road only adds trails, and the trails without it are at
     most ``before`` long, so only the piece of the network holding ``e`` (found by a flood
     over ``p``'s roads, through any vertex: whole pieces) is searched again, from the same
-    starts as :func:`road_length`; the other pieces are not (3% of Troy's search time)."""
+    starts as :func:`road_length`; the other pieces are not (3% of Troy's search time), nor
+    a piece with no more roads than ``before``."""
     piece = stack_int32(MAX_V)  # 1 for the vertices of e's piece
     for w in range(MAX_V):
         piece[w] = 0
@@ -440,17 +441,21 @@ def road_length_with(state, data, p, e, before):
             piece[w] = 1
             todo[n_todo] = w
             n_todo += 1
+    ends = 0  # the piece's roads, counted at both ends
     while n_todo > 0:
         n_todo -= 1
         u = todo[n_todo]
         for k in range(3):
             f = data[D_VERTEX_EDGES + 3 * u + k]
             if f >= 0 and state[E_OWNER + f] == p:
+                ends += 1
                 w = data[D_VERTEX_VERTICES + 3 * u + k]
                 if piece[w] == 0:
                     piece[w] = 1
                     todo[n_todo] = w
                     n_todo += 1
+    if ends // 2 <= before:  # no trail of the piece is longer than its roads
+        return before
     return _longest_in(state, data, p, piece, False, before)
 
 

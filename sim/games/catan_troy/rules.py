@@ -156,6 +156,8 @@ def track_vp(state, data, p):
 @leaf
 def ship_vp(state, data, p):
     """VP of ``p``'s flag ships (A11: the Sea People cancels them only under the lever)."""
+    if state[SHIPS_BUILT + p] == 0:  # no ship ever built, none on the sea
+        return 0
     n = 0
     for w in range(key(data, K_N_SEA)):
         cancelled = key(data, K_CANCELS_FLAG) != 0 and w == state[SEA_PEOPLE]

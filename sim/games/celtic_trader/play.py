@@ -28,6 +28,7 @@ from sim.games.celtic_trader.state import (
     TURNS,
 )
 from strategies.celtic_trader import choose_action
+from strategies.celtic_trader.greedy import forget_search
 
 
 @leaf
@@ -59,6 +60,7 @@ def _play_kernel(
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        forget_search(buf)  # the greedy's kept search is of this game's map only
         while not is_over(a):
             seat = current_player(a)
             act = choose_action(
