@@ -92,3 +92,49 @@ def test_a_broken_rule_is_reported_at_its_game_on_generated_maps():
     setup = make_setup("celtic_trader", 2, {"map_mode": "generated"}, "random")
     report = check_games(setup, 8, seed=40, chunk=5, corrupt=(6, 7, S.SUPPLY, 1))
     assert report.violations == 1 and report.first()[:2] == (46, 7)
+
+
+@pytest.mark.parametrize("game", ["celtic_trader", "celtic_quest"])
+def test_games_on_generated_maps_play_alike_in_one_chunk_and_one_by_one(game):
+    """Greedy keeps its last shortest-path search in the action buffer, which outlives a game
+    (issue 20); on generated maps each game has its own map, so a chunk forgets it at each
+    game's start. Games played in one chunk (one buffer) equal games played one at a time."""
+    setup = make_setup(game, 4, {"map_mode": "generated"}, "greedy")
+    play_game = setup.decl.play
+    seeds = SEEDS[:12]
+    together = play_game(setup, seeds)
+    for g, seed in enumerate(seeds):
+        alone = play_game(setup, seeds[g : g + 1])
+        assert alone.score[0].tolist() == together.score[g].tolist(), f"seed {seed}"
+        assert alone.turns[0] == together.turns[g]
+        assert alone.actions[0].tolist() == together.actions[g].tolist()
+
+
+def test_the_kept_search_is_forgotten_for_another_map():
+    """Greedy's kept search (``search_from``) is keyed by section and Romans, not by map: the
+    same key on another map would read the first map's distances, which is why each game's
+    start forgets it. Checked on the fixed map and a generated one, from every section."""
+    from strategies.celtic_trader import greedy as G
+
+    fixed = setup_data(make_setup("celtic_trader", 4, {}, "greedy"))
+    other = game_data(make_setup("celtic_trader", 4, {"map_mode": "generated"}, "greedy"), 3)
+    state = np.zeros(S.STATE_LEN, np.int32)  # no Roman anywhere
+    n = 24  # sections present on both maps
+
+    def fresh(data, src):
+        buf = np.zeros(S.BUF_LEN, np.int32)
+        G.search_from(state, data, src, buf)
+        return buf[G.SC_DIST : G.SC_DIST + n].copy()
+
+    stale_seen = False
+    for src in range(n):
+        buf = np.zeros(S.BUF_LEN, np.int32)
+        G.search_from(state, fixed, src, buf)
+        G.search_from(state, other, src, buf)  # same key: the fixed map's search is kept
+        kept = buf[G.SC_DIST : G.SC_DIST + n].copy()
+        assert kept.tolist() == fresh(fixed, src).tolist()
+        stale_seen |= kept.tolist() != fresh(other, src).tolist()
+        G.forget_search(buf)
+        G.search_from(state, other, src, buf)
+        assert buf[G.SC_DIST : G.SC_DIST + n].tolist() == fresh(other, src).tolist()
+    assert stale_seen, "the two maps should differ somewhere, or the check says nothing"
