@@ -105,8 +105,8 @@ MAX_TURN_ACTIONS = 60  # movement decisions in one turn beyond which the bot end
 
 
 @leaf
-def _is_legal(state, data, buf, action):
-    n = legal_actions(state, data, buf)
+def _listed(buf, n, action):
+    """Is ``action`` among the legal actions listed in ``buf[:n]``?"""
     for i in range(n):  # noqa: SIM110  (numba: plain loop)
         if buf[i] == action:
             return True
@@ -114,12 +114,8 @@ def _is_legal(state, data, buf, action):
 
 
 @leaf
-def _listed(buf, n, action):
-    """Is ``action`` among the legal actions listed in ``buf[:n]``?"""
-    for i in range(n):  # noqa: SIM110  (numba: plain loop)
-        if buf[i] == action:
-            return True
-    return False
+def _is_legal(state, data, buf, action):
+    return _listed(buf, legal_actions(state, data, buf), action)
 
 
 @leaf

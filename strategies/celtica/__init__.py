@@ -21,7 +21,7 @@ from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
-from sim.core.scratch import stack_int64
+from sim.core.scratch import stack_int32
 from sim.games.celtica.params import (
     G_CARDS,
     G_DRUIDS,
@@ -141,7 +141,7 @@ MAX_PICKS = 20  # fragments one landing can take or return (display size and sit
 S_COUNTS, S_GE, S_DISPLAY, S_HAND, S_XP, S_UNSEEN, S_VALUES = 0, 16, 32, 48, 64, 80, 96
 N_VALUES = 2 * (MAX_PICKS + 1)
 SCRATCH_LEN = S_VALUES + 2 * N_VALUES
-N_GE = MAX_LAYERS + 2  # amulet sizes by count: ge[j] = types held at least j times
+N_GE = MAX_LAYERS + 2  # load_collection's amulet sizes, on the stack in search_values
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,20 +468,15 @@ def search_values(state, data, params, out):
     types = data.rules[G_TYPES]
     bonus = params[P_COMPLETE]
     xp_value = 0.0 if is_over(state) else params[P_XP_GAIN]
-    ge = stack_int64(N_GE)  # ge[j]: types held at least j times
+    counts = stack_int32(MAX_TYPES)
+    ge = stack_int32(N_GE)
     for s in range(state[NP]):
-        for j in range(N_GE):
-            ge[j] = 0
-        top = 0
-        for t in range(types):
-            c = state[FRAG + s * MAX_TYPES + t]
-            ge[c] += 1
-            top = max(top, c)
-        for j in range(MAX_LAYERS, 0, -1):
-            ge[j] += ge[j + 1]
+        load_collection(state, s, types, counts, ge)
         v = 0.0
-        for j in range(top):  # amulet j + 1 holds the types held more than j times
+        for j in range(MAX_LAYERS):  # amulet j + 1 holds the types held more than j times
             size = ge[j + 1]
+            if size == 0:
+                break
             v += size * size
             if size == types:
                 v += bonus

@@ -502,7 +502,7 @@ def update_longest_road(out, data, who, v, e):
     """Recompute ROAD_LEN and award the card: after a road ``e``, ``who`` is its builder (a road
     can only lengthen its owner's network, and only in its own piece); after a settlement on
     ``v``, the seats with a road at ``v`` other than its owner (only their trails can be cut
-    there). -1 skips any of them.
+    there). The other arguments are -1: (who, -1, e) or (-1, v, -1).
 
     The holder keeps it while his road is still among the longest and long enough; otherwise
     a unique longest road of at least the minimum takes it, else it is set aside (A3). Without
@@ -510,9 +510,9 @@ def update_longest_road(out, data, who, v, e):
     """
     n = out[NP]
     for s in range(n):
-        if s == who and e >= 0:  # a new road: its own piece of the network only
+        if s == who:  # a new road: its own piece of the network only
             out[ROAD_LEN + s] = road_length_with(out, data, s, e, out[ROAD_LEN + s])
-        elif s == who or (v >= 0 and s != out[V_OWNER + v] and has_road_at(out, data, s, v)):
+        elif v >= 0 and s != out[V_OWNER + v] and has_road_at(out, data, s, v):
             out[ROAD_LEN + s] = road_length(out, data, s)
     best = 0
     n_best = 0
@@ -844,6 +844,15 @@ def hex_blocked(state, data, h):
 
 
 @leaf
+def _yield_of(out, data, h, dice):
+    """The resource hex ``h`` produces on a roll of ``dice``, -1 if none."""
+    res = out[HEX_TERRAIN + h]
+    if out[HEX_NUMBER + h] != dice or res < 0 or res >= N_RES or hex_blocked(out, data, h):
+        return -1
+    return res
+
+
+@leaf
 def produce(out, data, dice):
     """Production for a roll of ``dice`` (§4.3), resource by resource: if the bank cannot pay
     everyone owed a resource, nobody gets it, unless exactly one player is owed it: he takes
@@ -858,8 +867,8 @@ def produce(out, data, dice):
         mask[res] = 0
         only[res] = -1
     for h in range(n_hex):
-        res = out[HEX_TERRAIN + h]
-        if out[HEX_NUMBER + h] != dice or res < 0 or res >= N_RES or hex_blocked(out, data, h):
+        res = _yield_of(out, data, h, dice)
+        if res < 0:
             continue
         for k in range(6):
             v = data[D_HEX_VERTICES + 6 * h + k]
@@ -881,10 +890,8 @@ def produce(out, data, dice):
     if not paid:
         return
     for h in range(n_hex):
-        res = out[HEX_TERRAIN + h]
-        if out[HEX_NUMBER + h] != dice or res < 0 or res >= N_RES or total[res] == 0:
-            continue
-        if hex_blocked(out, data, h):
+        res = _yield_of(out, data, h, dice)
+        if res < 0 or total[res] == 0:
             continue
         for k in range(6):
             v = data[D_HEX_VERTICES + 6 * h + k]

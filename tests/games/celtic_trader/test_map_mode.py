@@ -96,9 +96,10 @@ def test_a_broken_rule_is_reported_at_its_game_on_generated_maps():
 
 @pytest.mark.parametrize("game", ["celtic_trader", "celtic_quest"])
 def test_games_on_generated_maps_play_alike_in_one_chunk_and_one_by_one(game):
-    """Greedy keeps its last shortest-path search in the action buffer, which outlives a game
-    (issue 20); on generated maps each game has its own map, so a chunk forgets it at each
-    game's start. Games played in one chunk (one buffer) equal games played one at a time."""
+    """On generated maps each game has its own map, while the action buffer (greedy's plan and
+    its kept shortest-path search, issue 20) lives through a chunk: games played in one chunk
+    equal games played one at a time. (These seeds never reuse a stale key; the test below
+    checks the forgetting itself.)"""
     setup = make_setup(game, 4, {"map_mode": "generated"}, "greedy")
     play_game = setup.decl.play
     seeds = SEEDS[:12]
