@@ -36,6 +36,8 @@ import copy
 import json
 import math
 import os
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -534,13 +536,20 @@ def balance(
     progress: bool | None = None,
 ) -> Path:
     """Search, confirm and report; return the balance directory (holds recommendation.json)."""
+    bc = load_balance(config)
+    out = Path(out) if out is not None else Path("runs") / f"{bc.base.get('name') or 'balance'}"
+    lock = _prepare(bc, out, resume)
+    try:
+        return _balance(bc, out, lock, jobs, backend, scheduler, progress)
+    finally:
+        os.close(lock)  # releases the flock (the kernel does so too on any exit)
+
+
+def _balance(bc, out, lock, jobs, backend, scheduler, progress) -> Path:
     import experiments
     from experiments.backends import make_backend
     from experiments.progress import Progress
 
-    bc = load_balance(config)
-    out = Path(out) if out is not None else Path("runs") / f"{bc.base.get('name') or 'balance'}"
-    _prepare(bc, out, resume)
     start = time.perf_counter()
     bar = Progress(bc.budget_games, 0, enabled=progress)
     last = [0]
@@ -609,21 +618,49 @@ def _absolute_files(raw: dict, base: Path) -> dict:
     return raw
 
 
-def _prepare(bc: BalanceConfig, out: Path, resume: bool) -> None:
+def _prepare(bc: BalanceConfig, out: Path, resume: bool) -> int:
+    """Create (or reopen, with ``resume``) the balance folder and lock it; return the lock.
+
+    Like a run directory, the folder is built as a hidden sibling and renamed into place, and
+    the process that writes it holds an exclusive ``flock`` on its ``.lock`` until it exits, so
+    a second search or resume of the same folder stops with one line instead of writing beside
+    the first.
+    """
+    from experiments.store import holder_pid, run_holding, take_lock
+
     state_path = out / STATE
     if resume:
         if not state_path.is_file():
             raise UserError(f"{out}: no balance search to resume (no {STATE})")
+        try:
+            lock = take_lock(out)
+        except OSError as exc:
+            raise UserError(f"{out}: cannot lock the balance folder ({exc.strerror})") from None
+        if lock is None:
+            raise UserError(
+                f"{out}: in use by another menhir balance (pid {holder_pid(out)}); "
+                "wait for it to end, or stop it, then --resume"
+            )
         state = json.loads(state_path.read_text())
         if state.get("config") != json.loads(json.dumps(bc.raw)):
+            os.close(lock)
             raise UserError(f"{bc.source}: differs from the config of the search in {out}")
-        return
-    if out.exists():
+        return lock
+    if out.exists() or out.is_symlink():
         raise UserError(f"{out}: exists; choose another --out, or --resume a killed search")
-    tmp = out.with_name(f".{out.name}.partial")
-    tmp.mkdir(parents=True, exist_ok=True)
-    _write_json(tmp / STATE, {"config": bc.raw, "source": bc.source, "status": "running"})
-    os.replace(tmp, out)
+    holder = run_holding(out.resolve().parent)
+    if holder is not None:
+        raise UserError(f"{out}: inside the run directory {holder}; choose an --out outside it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        lock = take_lock(tmp)
+        _write_json(tmp / STATE, {"config": bc.raw, "source": bc.source, "status": "running"})
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return lock
 
 
 def _write_json(path: Path, value: dict) -> None:

@@ -11,9 +11,15 @@ Layout (DESIGN.md contract)::
 Every file is written under ``.tmp/`` and renamed into place; a chunk enters the manifest only
 after both of its files exist, and the manifest itself is replaced atomically. The directory is
 built as a hidden sibling and renamed to ``RUN`` once its first manifest exists, so ``RUN``
-exists if and only if it has a manifest. On resume, files the manifest does not list (a chunk
-written just before a kill) are removed and their chunk is played again, and so is a listed
-chunk whose files are missing or do not read back with the rows the manifest says.
+exists if and only if it has a manifest. On resume, chunk files the manifest does not list (a
+chunk written just before a kill, named as menhir names chunks) are removed and their chunk is
+played again, and so is a listed chunk whose files are missing or do not read back with the rows
+the manifest says; any other file or folder in the run is left alone (a report reads only the
+chunks the manifest lists).
+
+menhir deletes only what it wrote: a hidden sibling left by a killed creation is removed by a
+later run only when it holds the marker ``PARTIAL`` that the creation wrote first, listing
+every folder and file it was going to write with their sizes, and holds nothing else.
 
 A process that writes ``RUN`` holds an exclusive ``flock`` on ``RUN/.lock`` from before its
 first change to its exit (the kernel releases it on any exit, ``kill -9`` included), so two
@@ -26,6 +32,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -35,6 +42,8 @@ from experiments.config import UserError
 MANIFEST = "manifest.json"
 TABLES = ("games", "players")
 LOCK = ".lock"
+PARTIAL = ".menhir-partial"
+CHUNK_NAME = re.compile(r"part-\d{12}-\d+\.parquet")
 
 
 def chunk_file(root: Path, table: str, variant_id: str, first: int, n: int) -> Path:
@@ -52,12 +61,20 @@ def _write_atomic(path: Path, data: bytes, tmp_dir: Path, sync: bool = False) ->
     os.replace(tmp, path)
 
 
+def run_holding(path: Path) -> Path | None:
+    """The run directory that ``path`` is or is inside of (a folder with a manifest), or None."""
+    for folder in [path, *path.parents]:
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None
+
+
 def partial_prefix(root: Path) -> str:
     """Hidden siblings ``.<name>.partial-*`` hold run directories being created."""
     return f".{root.name}.partial-"
 
 
-def _take_lock(folder: Path) -> int | None:
+def take_lock(folder: Path) -> int | None:
     """Lock ``folder/.lock`` and write our pid in it; None when another process holds it."""
     fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -70,27 +87,80 @@ def _take_lock(folder: Path) -> int | None:
     return fd
 
 
-def _holder(folder: Path) -> str:
+def holder_pid(folder: Path) -> str:
     try:
         return (folder / LOCK).read_text().strip() or "unknown"
     except OSError:
         return "unknown"
 
 
+def _creation_plan(manifest: dict, files: dict) -> dict:
+    """What a creation writes into its hidden sibling: folders, and files with their sizes at
+    most (the manifest and variant data files; ``.tmp/`` holds the manifest being written)."""
+    folders = [".tmp"] + [
+        f"{table}/variant={v['id']}" for table in TABLES for v in manifest["variants"]
+    ]
+    for rel in files:
+        parent = Path(rel).parent
+        while str(parent) not in (".", ""):
+            folders.append(str(parent))
+            parent = parent.parent
+    for folder in list(folders):
+        if "/" in folder:
+            folders.append(folder.split("/")[0])
+    size = len(_manifest_bytes(manifest))
+    return {
+        "folders": sorted(set(folders)),
+        "files": {MANIFEST: size, **{rel: len(t.encode("utf-8")) for rel, t in files.items()}},
+        "tmp_max": size,
+    }
+
+
+def _only_planned(folder: Path) -> bool:
+    """Whether ``folder`` holds a creation's marker and nothing it did not plan to write."""
+    try:
+        plan = json.loads((folder / PARTIAL).read_text())
+        folders, files, tmp_max = set(plan["folders"]), plan["files"], int(plan["tmp_max"])
+        for path in folder.rglob("*"):
+            rel = str(path.relative_to(folder))
+            if path.is_symlink():
+                return False
+            if path.is_dir():
+                if rel not in folders:
+                    return False
+            elif rel in (PARTIAL, LOCK):
+                continue
+            elif rel.startswith(".tmp/"):
+                if path.stat().st_size > tmp_max:
+                    return False
+            elif rel not in files or path.stat().st_size > int(files[rel]):
+                return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
 def _remove_stale_partials(root: Path) -> None:
-    """Folders left by a creation that was killed (their lock is free); never a live one."""
+    """Folders left by a creation that was killed (their lock is free, their marker lists all
+    they hold); never a live one, never a folder a user named like one."""
     try:
         siblings = list(root.parent.glob(partial_prefix(root) + "*"))
     except OSError:
         return
     for folder in siblings:
+        if folder.is_symlink() or not folder.is_dir() or not _only_planned(folder):
+            continue
         try:
-            fd = _take_lock(folder)
+            fd = take_lock(folder)
         except OSError:
             continue
         if fd is not None:
             shutil.rmtree(folder, ignore_errors=True)
             os.close(fd)
+
+
+def _manifest_bytes(manifest: dict) -> bytes:
+    return json.dumps(manifest, indent=1, sort_keys=False).encode()
 
 
 def _umask() -> int:
@@ -176,8 +246,13 @@ class RunStore:
 
     @staticmethod
     def check_absent(root: str | Path) -> None:
-        """A new run never writes into an existing directory (or file)."""
+        """A new run never writes into an existing directory (or file), nor inside a run."""
         root = Path(root)
+        holder = run_holding(root.resolve().parent)
+        if holder is not None:
+            raise UserError(
+                f"{root}: inside the run directory {holder}; choose an --out outside it"
+            )
         if root.is_symlink() or root.exists():
             what = "run directory" if root.is_dir() else "file"
             raise UserError(
@@ -202,8 +277,10 @@ class RunStore:
             root.parent.mkdir(parents=True, exist_ok=True)
             _remove_stale_partials(root)
             building = Path(tempfile.mkdtemp(prefix=partial_prefix(root), dir=root.parent))
+            plan = _creation_plan(manifest, files or {})
+            (building / PARTIAL).write_text(json.dumps(plan))
             building.chmod(0o777 & ~_umask())  # mkdtemp makes it private; a run dir is not
-            store._lock = _take_lock(building)
+            store._lock = take_lock(building)
             for table in TABLES:
                 for variant in manifest["variants"]:
                     (building / table / f"variant={variant['id']}").mkdir(parents=True)
@@ -215,6 +292,7 @@ class RunStore:
             store.save(manifest)
             cls.check_absent(root)
             os.rename(building, root)  # fails if another run put a non-empty root in place
+            (root / PARTIAL).unlink(missing_ok=True)
         except OSError as exc:
             store.close()
             if building is not None:
@@ -236,12 +314,12 @@ class RunStore:
         store = cls(root)
         read_manifest(store.root)  # a folder that is not a run gets no lock file
         try:
-            store._lock = _take_lock(store.root)
+            store._lock = take_lock(store.root)
         except OSError as exc:
             raise UserError(f"{store.root}: cannot lock the run folder ({exc.strerror})") from None
         if store._lock is None:
             raise UserError(
-                f"{store.root}: in use by another menhir run (pid {_holder(store.root)}); "
+                f"{store.root}: in use by another menhir run (pid {holder_pid(store.root)}); "
                 "wait for it to end, or stop it, then --resume"
             )
         try:
@@ -316,7 +394,12 @@ class RunStore:
                 folder = self.root / table / f"variant={variant['id']}"
                 folder.mkdir(parents=True, exist_ok=True)
                 for path in folder.iterdir():
-                    if path.name not in listed:
+                    if (
+                        CHUNK_NAME.fullmatch(path.name)
+                        and path.name not in listed
+                        and path.is_file()
+                        and not path.is_symlink()
+                    ):
                         path.unlink()
 
     def grow(self, games: int, when: str) -> None:
@@ -344,7 +427,7 @@ class RunStore:
         """Replace the manifest atomically (fsynced: it is the record of what is done)."""
         if manifest is not None:
             self.manifest = manifest
-        data = json.dumps(self.manifest, indent=1, sort_keys=False).encode()
+        data = _manifest_bytes(self.manifest)
         _write_atomic(self.root / MANIFEST, data, self.tmp, sync=True)
 
     def write_chunk(

@@ -42,7 +42,7 @@ def report_cmd(run_dirs, out, partial):
                     "or report the games it has with --partial"
                 )
             click.echo(f"menhir: warning: {what}; the report covers these games only", err=True)
-        path = make_report(run_dirs, out)
+        path = make_report(run_dirs, out, partial)
     except ReportError as exc:
         raise MenhirError(str(exc)) from None
     click.echo(f"report: {path / 'report.html'} and {path / 'summary.md'}")

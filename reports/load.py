@@ -97,9 +97,51 @@ def check_distinct(run_dirs) -> None:
             )
 
 
-def _scan(run_dir: Path, table: str, required: tuple[str, ...], name: str) -> pl.LazyFrame:
-    """Lazy scan of one table after checking every file's footer and the required columns."""
-    files = sorted((run_dir / table).glob("variant=*/*.parquet"))
+def listed_files(run_dir: Path, manifest: dict, table: str, partial: bool = False) -> list[Path]:
+    """The chunk files of ``table`` that the manifest lists, and only those.
+
+    A run whose files disagree with its manifest (a listed chunk missing, a chunk file it does
+    not list: a copy, or one written just before a kill) is refused in one line; with
+    ``partial`` the listed chunks that exist are read and the rest ignored.
+    """
+    from experiments.store import CHUNK_NAME, chunk_file
+
+    try:
+        listed = [
+            chunk_file(run_dir, table, str(v["id"]), int(first), int(n))
+            for v in manifest.get("variants") or []
+            for first, n in v["chunks"]
+        ]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ReportError(f"{run_dir / 'manifest.json'}: corrupt manifest") from None
+    present = {
+        p
+        for p in (run_dir / table).glob("variant=*/part-*.parquet")
+        if CHUNK_NAME.fullmatch(p.name)
+    }
+    if partial:
+        return [f for f in listed if f in present]
+    for f in listed:
+        if f not in present:
+            raise ReportError(
+                f"{f}: listed in the manifest but missing; repair the run with menhir run "
+                f"CONFIG --out {run_dir} --resume, or report the chunks that exist with --partial"
+            )
+    extra = sorted(present - set(listed))
+    if extra:
+        raise ReportError(
+            f"{extra[0]}: a chunk file the manifest does not list (a copy, or a chunk of a "
+            "killed run); remove it, --resume the run, or report the listed chunks with --partial"
+        )
+    return listed
+
+
+def _scan(
+    run_dir: Path, manifest: dict, table: str, required: tuple[str, ...], name: str, partial: bool
+) -> pl.LazyFrame:
+    """Lazy scan of one table's listed chunks after checking every file's footer and the
+    required columns."""
+    files = listed_files(run_dir, manifest, table, partial)
     if not files:
         raise ReportError(f"{run_dir / table}: no finished games in this run")
     for f in files:
@@ -114,23 +156,23 @@ def _scan(run_dir: Path, table: str, required: tuple[str, ...], name: str) -> pl
     return lazy.with_columns(pl.lit(name).alias("run"))
 
 
-def load_run(run_dir, name: str | None = None) -> Run:
-    """Check a run directory and scan it lazily (no table is collected)."""
+def load_run(run_dir, name: str | None = None, partial: bool = False) -> Run:
+    """Check a run directory and scan its listed chunks lazily (no table is collected)."""
     run_dir = Path(run_dir)
     manifest = _read_manifest(run_dir)
     name = name or str(manifest.get("name") or run_dir.name)
-    games = _scan(run_dir, "games", GAMES_COLUMNS, name)
-    players = _scan(run_dir, "players", PLAYERS_COLUMNS, name)
+    games = _scan(run_dir, manifest, "games", GAMES_COLUMNS, name, partial)
+    players = _scan(run_dir, manifest, "players", PLAYERS_COLUMNS, name, partial)
     return Run(run_dir, manifest, name, games, players)
 
 
-def load_runs(run_dirs) -> list[Run]:
+def load_runs(run_dirs, partial: bool = False) -> list[Run]:
     """Load several runs; names are the manifests' names, made unique with the directory name."""
     check_distinct(run_dirs)
     runs: list[Run] = []
     seen: set[str] = set()
     for d in run_dirs:
-        run = load_run(d)
+        run = load_run(d, partial=partial)
         name = run.name
         if name in seen:
             name = f"{name} ({Path(d).name})"
@@ -138,7 +180,7 @@ def load_runs(run_dirs) -> list[Run]:
         while name in seen:
             name, k = f"{run.name} #{k}", k + 1
         seen.add(name)
-        runs.append(run if name == run.name else load_run(d, name))
+        runs.append(run if name == run.name else load_run(d, name, partial))
     return runs
 
 

@@ -2,13 +2,16 @@
 
 A report is written into a fresh temporary folder beside its destination and renamed into place
 only when every file is written. An existing destination is replaced only when it is a menhir
-report: it holds the marker file `MARKER`, which lists every file that report wrote, and nothing
-else. Anything else (an unrelated folder, a file, a run directory, a folder holding a run given
-as input, a report a user added files to) is refused with one line, and left as it was.
+report: it holds the marker file `MARKER`, which lists every file that report wrote with its size
+and digest, and nothing else, every file unchanged. Anything else (an unrelated folder, a file, a
+run directory or a folder inside one, a folder holding a run given as input, a report a user
+added files to or edited, a folder without the marker) is refused with one line, and left as it
+was.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -20,10 +23,6 @@ from reports.load import ReportError
 
 MARKER = ".menhir-report"
 
-# Reports written before the marker existed: only these kinds of files, report.html and
-# summary.md among them, and no sub-folder.
-_LEGACY_SUFFIXES = {".png", ".csv", ".html", ".md"}
-
 
 class OutDirError(ReportError):
     """The report destination may not be written: one line naming the folder and why."""
@@ -33,20 +32,48 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _written_files(out: Path) -> set[str] | None:
-    """The files an earlier report wrote into `out`, or None when `out` is not a report."""
+def file_digest(path: Path) -> str:
+    """A short digest of one file's bytes (what a marker records besides its size)."""
+    h = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def listing(folder: Path) -> dict[str, dict]:
+    """Every file of `folder` (no sub-folders) with its size and digest, as a marker holds it."""
+    return {
+        p.name: {"size": p.stat().st_size, "digest": file_digest(p)}
+        for p in sorted(folder.iterdir())
+        if p.name != MARKER
+    }
+
+
+def _written_files(out: Path) -> dict[str, dict] | None:
+    """The files an earlier report wrote into `out` (name -> size and digest), or None when
+    `out` holds no marker a report wrote (folders written before markers listed sizes are
+    refused too: nothing proves their files are the report's)."""
     marker = out / MARKER
-    if marker.is_file():
-        try:
-            listed = json.loads(marker.read_text())["files"]
-        except (ValueError, KeyError, TypeError, OSError):
-            return None
-        return {str(f) for f in listed} | {MARKER}
-    names = {p.name for p in out.iterdir()}
-    if {"report.html", "summary.md"} <= names and all(
-        p.is_file() and p.suffix in _LEGACY_SUFFIXES for p in out.iterdir()
+    if not marker.is_file() or marker.is_symlink():
+        return None
+    try:
+        listed = json.loads(marker.read_text())["files"]
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
+    if not isinstance(listed, dict) or not all(
+        isinstance(v, dict) and isinstance(v.get("size"), int) and isinstance(v.get("digest"), str)
+        for v in listed.values()
     ):
-        return names
+        return None
+    return listed
+
+
+def run_holding(path: Path) -> Path | None:
+    """The run directory `path` is inside of (a folder with a manifest above it), or None."""
+    for folder in [path, *path.parents]:
+        if (folder / "manifest.json").is_file():
+            return folder
     return None
 
 
@@ -58,6 +85,12 @@ def check_out_dir(out: Path, run_dirs: Iterable[Path]) -> None:
         if _inside(run, resolved):
             what = "is" if run == resolved else "holds"
             raise OutDirError(f"{out}: refusing to write a report here: it {what} the run {run}")
+    inside = run_holding(resolved.parent)
+    if inside is not None and resolved.parent != inside:
+        raise OutDirError(
+            f"{out}: refusing to write a report inside the run directory {inside}'s data "
+            "folders; choose a folder beside them (the default is RUN_DIR/report)"
+        )
     if not out.exists() and not out.is_symlink():
         return
     if out.is_symlink() or not out.is_dir():
@@ -67,14 +100,23 @@ def check_out_dir(out: Path, run_dirs: Iterable[Path]) -> None:
     written = _written_files(out)
     if written is None:
         raise OutDirError(
-            f"{out}: exists and is not a menhir report; choose another --out "
-            "(a report only replaces an earlier report)"
+            f"{out}: exists and is not a menhir report (no {MARKER} listing its files); "
+            "choose another --out (a report only replaces an earlier report)"
         )
-    extra = sorted(p.name for p in out.iterdir() if p.name not in written)
-    if extra:
-        raise OutDirError(
-            f"{out}: holds {extra[0]!r}, which no report wrote; move it or choose another --out"
-        )
+    for path in sorted(out.iterdir()):
+        if path.name == MARKER:
+            continue
+        if path.name not in written or path.is_symlink() or not path.is_file():
+            raise OutDirError(
+                f"{out}: holds {path.name!r}, which no report wrote; "
+                "move it or choose another --out"
+            )
+        want = written[path.name]
+        if path.stat().st_size != want["size"] or file_digest(path) != want["digest"]:
+            raise OutDirError(
+                f"{out}: {path.name!r} was changed since the report wrote it; "
+                "move it or choose another --out"
+            )
 
 
 def write_atomically(out: Path, run_dirs: Iterable[Path], write: Callable[[Path], None]) -> Path:
@@ -91,8 +133,7 @@ def write_atomically(out: Path, run_dirs: Iterable[Path], write: Callable[[Path]
     old = None
     try:
         write(tmp)
-        files = sorted(p.name for p in tmp.iterdir())
-        (tmp / MARKER).write_text(json.dumps({"files": files}, indent=0) + "\n")
+        (tmp / MARKER).write_text(json.dumps({"files": listing(tmp)}, indent=0) + "\n")
         if out.exists():
             check_out_dir(out, run_dirs)  # nothing was added while the report was computed
             old = Path(tempfile.mkdtemp(prefix=".report-old-", dir=out.parent))

@@ -72,8 +72,13 @@ def _marked(value) -> str:
 
 
 def table_html(frame: pd.DataFrame) -> str:
-    """A display table through pandas' Styler: no index, significant cells in bold."""
+    """A display table through pandas' Styler: no index, significant cells in bold.
+
+    Styler does not escape by default: every cell and column header is HTML-escaped here,
+    since labels come from users' files (a variant data file's name, a role's name).
+    """
     styler = frame.style.hide(axis="index").map(_marked)
+    styler = styler.format(escape="html").format_index(escape="html", axis=1)
     return styler.set_table_attributes('class="data"').to_html()
 
 

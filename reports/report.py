@@ -36,12 +36,16 @@ def _collect(frames: list[pl.LazyFrame], runs: list[Run]) -> list[pl.DataFrame]:
         raise ReportError(f"{where}: unreadable parquet ({first})") from None
 
 
-def make_report(run_dirs, out=None) -> Path:
-    """Write the report of one or more run directories; return the report directory."""
+def make_report(run_dirs, out=None, partial: bool = False) -> Path:
+    """Write the report of one or more run directories; return the report directory.
+
+    Only the chunks each manifest lists are read; ``partial`` reports the listed chunks that
+    exist instead of refusing a run whose files disagree with its manifest.
+    """
     run_dirs = [Path(d) for d in run_dirs]
     out = Path(out) if out else run_dirs[0] / "report"
     check_out_dir(out, run_dirs)
-    runs = load_runs(run_dirs)
+    runs = load_runs(run_dirs, partial)
     tables = analyse(runs)
     return write_atomically(out, run_dirs, lambda tmp: _write(runs, tables, tmp))
 

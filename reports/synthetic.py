@@ -146,6 +146,7 @@ def write_run(
         vid = f"v{i}"
         for table in ("games", "players"):
             (path / table / f"variant={vid}").mkdir(parents=True, exist_ok=True)
+        chunks = []
         for start in range(0, games, chunk_games):
             n = min(chunk_games, games - start)
             stream = 0 if paired else i + 1
@@ -155,6 +156,7 @@ def write_run(
                 path / "games" / f"variant={vid}" / part
             )
             p.write_parquet(path / "players" / f"variant={vid}" / part)
+            chunks.append([start, n])
         variants.append(
             {
                 "id": vid,
@@ -170,6 +172,7 @@ def write_run(
                 "games_planned": games,
                 "games_done": games,
                 "stop_reason": "games",
+                "chunks": chunks,
             }
         )
     manifest = {

@@ -7,10 +7,16 @@ import polars as pl
 
 
 def tables(run: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Both datasets, sorted so that equal runs give equal frames."""
-    games = pl.read_parquet(Path(run) / "games").sort("variant", "game")
-    players = pl.read_parquet(Path(run) / "players").sort("variant", "game", "seat")
-    return games, players
+    """Both datasets (the chunks the manifest lists), sorted so that equal runs give equal
+    frames."""
+    from reports.load import listed_files
+
+    m = manifest(run)
+    games, players = (
+        pl.read_parquet(listed_files(Path(run), m, t), hive_partitioning=False)
+        for t in ("games", "players")
+    )
+    return games.sort("variant", "game"), players.sort("variant", "game", "seat")
 
 
 def manifest(run: Path) -> dict:

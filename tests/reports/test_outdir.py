@@ -50,7 +50,7 @@ def test_a_file_is_refused(tmp_path):
 def test_an_earlier_report_is_replaced(tmp_path):
     out = tmp_path / "rep"
     write_atomically(out, [], lambda t: (t / "old.png").write_text("x"))
-    assert json.loads((out / MARKER).read_text())["files"] == ["old.png"]
+    assert list(json.loads((out / MARKER).read_text())["files"]) == ["old.png"]
     write_atomically(out, [], _write_two)
     assert sorted(p.name for p in out.iterdir()) == [MARKER, "report.html", "summary.md"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
@@ -79,16 +79,63 @@ def test_a_failing_write_leaves_the_earlier_report(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
 
 
-def test_empty_folder_and_legacy_report_are_accepted(tmp_path):
+def test_empty_folder_is_accepted(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     write_atomically(empty, [], _write_two)
-    legacy = tmp_path / "legacy"
-    legacy.mkdir()
-    for name in ("report.html", "summary.md", "win_by_seat.png", "balance.csv"):
-        (legacy / name).write_text("old")
-    write_atomically(legacy, [], _write_two)
-    assert (legacy / "report.html").read_text() == "<html>new</html>"
+    assert (empty / "report.html").read_text() == "<html>new</html>"
+
+
+def test_a_folder_that_only_looks_like_a_report_is_kept(tmp_path):
+    """Issue 36, defect 1: report.html and summary.md beside a user's own .csv and .md files
+    made a "legacy report" that was deleted; without a marker listing them nothing is."""
+    w = tmp_path / "w"
+    w.mkdir()
+    for name, text in [
+        ("report.html", "old"),
+        ("summary.md", "old"),
+        ("budget_2025.csv", "rent,1200"),
+        ("thesis.md", "years of work"),
+    ]:
+        (w / name).write_text(text)
+    with pytest.raises(OutDirError, match="not a menhir report"):
+        write_atomically(w, [], _write_two)
+    assert (w / "budget_2025.csv").read_text() == "rent,1200"
+    assert (w / "thesis.md").read_text() == "years of work"
+    assert (w / "report.html").read_text() == "old"
+
+
+def test_a_report_file_edited_since_is_kept(tmp_path):
+    """A marker lists sizes and digests: a report whose summary the user edited is refused."""
+    out = tmp_path / "rep"
+    write_atomically(out, [], _write_two)
+    (out / "summary.md").write_text("new, with my notes")
+    with pytest.raises(OutDirError, match="changed since"):
+        write_atomically(out, [], _write_two)
+    (out / "summary.md").write_text("abc")  # same size as "new", other bytes
+    with pytest.raises(OutDirError, match="changed since"):
+        write_atomically(out, [], _write_two)
+    assert (out / "summary.md").read_text() == "abc"
+
+
+def test_an_old_marker_without_sizes_is_refused(tmp_path):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "report.html").write_text("mine")
+    (out / MARKER).write_text(json.dumps({"files": ["report.html"]}))
+    with pytest.raises(OutDirError, match="not a menhir report"):
+        write_atomically(out, [], _write_two)
+    assert (out / "report.html").read_text() == "mine"
+
+
+def test_a_folder_inside_a_run_is_refused(tmp_path):
+    """Issue 36, defect 3: `report --out` inside a partition folder of a run."""
+    run = _fake_run(tmp_path / "run")
+    part = run / "games" / "variant=v0"
+    part.mkdir(parents=True)
+    with pytest.raises(OutDirError, match="inside the run directory"):
+        check_out_dir(part / "w", [])
+    check_out_dir(run / "report", [])  # the default place is beside the data folders
 
 
 def test_cli_refuses_with_one_line_and_exit_2(tmp_path):
