@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import click
 
-from sim.core.params import ParamError, parse_assignments
+from sim.core.cli_options import GAMES, SEED, NumberIn
+from sim.core.params import MAX_SEED, ParamError, parse_assignments
 from sim.core.registry import GAME_MODULES, get_game, make_setup, split_overrides
 
 VIOLATION_EXIT = 1
@@ -27,7 +28,7 @@ class CheckUsageError(click.ClickException):
 
 @click.command("check")
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--games", "-n", type=GAMES, default=1000, show_default=True)
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: minimum).")
 @click.option(
     "--bot", "-b", default="random", show_default=True, help="Bot for every seat, or one per seat."
@@ -36,12 +37,12 @@ class CheckUsageError(click.ClickException):
 @click.option(
     "--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a parameter or data path."
 )
-@click.option("--seed", "-s", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True,
               help="First game's seed; game i plays seed + i (= menhir play --seed).")  # fmt: skip
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Steps after which a game counts as not ending (default 200000).")  # fmt: skip
-@click.option("--max-capped", type=click.FloatRange(min=0, max=100), default=None,
+@click.option("--max-capped", type=NumberIn(0, 100), default=None,
               metavar="PERCENT",
               help="Games that may end at the safety cap, in percent of the games, before the "
               "check fails (default 0.1). A capped game is not a violation.")  # fmt: skip
@@ -66,6 +67,11 @@ def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, max
 
     if game not in GAME_MODULES:
         raise CheckUsageError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
+    if seed + games - 1 > MAX_SEED:  # game i plays seed + i, and play takes seeds up to MAX_SEED
+        raise CheckUsageError(
+            f"--seed: {seed} + --games {games} - 1 is past the last seed {MAX_SEED}; "
+            f"use a --seed of at most {MAX_SEED - games + 1}"
+        )
     role_arg = roles if roles in ("random", "draft") else roles.split(",")
     try:
         params, data = split_overrides(get_game(game), parse_assignments(sets))

@@ -1,5 +1,29 @@
 """Reports: plots, tables and plain-words findings from menhir run directories."""
 
-from reports.report import ReportError, make_report
+import os
+import tempfile
+from pathlib import Path
+
+
+def _matplotlib_config_dir() -> None:
+    """Point matplotlib at a writable config folder before it is imported: with an unwritable
+    HOME it warns on every command (issue 36, defect 22). A user's MPLCONFIGDIR wins."""
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "matplotlib"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        if os.access(home, os.W_OK):
+            return
+    except OSError:
+        pass
+    folder = Path(tempfile.gettempdir()) / f"menhir-{os.getuid()}" / "matplotlib"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ["MPLCONFIGDIR"] = str(folder)
+
+
+_matplotlib_config_dir()
+
+from reports.report import ReportError, make_report  # noqa: E402
 
 __all__ = ["ReportError", "make_report"]

@@ -7,6 +7,11 @@ cache lives in a folder named after a digest of every source file under ``sim/``
 ``strategies/``: any edit to the compiled code starts a fresh cache, and older folders are
 pruned. Game data is passed to the kernels as arrays at run time, so a data change never needs a
 recompile. ``NUMBA_CACHE_DIR`` set by the user wins.
+
+When the home cache cannot be written, the cache goes to a folder of the system's temporary
+directory, named after the same digest, never beside the sources: numba's own fallback there is
+keyed on each file's timestamp, so an edited rule inlined elsewhere would not be played, and a
+read-only checkout would make every command fail.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import hashlib
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -44,19 +50,32 @@ def configure(roots: Iterable[Path] | None = None, root: Path | None = None) -> 
         return None
     here = Path(__file__).resolve().parent.parent
     roots = list(roots) if roots is not None else [here / p for p in PACKAGES]
-    root = root or cache_root()
-    folder = root / source_digest(roots)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _prune(root, folder)
-    except OSError:
-        return None  # a read-only home: numba falls back to its own locations
+    digest = source_digest(roots)
+    folder = None
+    for base in (root or cache_root(), fallback_root()):
+        try:
+            (base / digest).mkdir(parents=True, exist_ok=True)
+            probe = base / digest / f".probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+            _prune(base, base / digest)
+        except OSError:
+            continue  # a read-only home: try the temporary directory
+        folder = base / digest
+        break
+    if folder is None:
+        return None
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
     if "numba" in sys.modules:  # numba read its config before us
         from numba.core import config
 
         config.reload_config()
     return folder
+
+
+def fallback_root() -> Path:
+    """The cache root used when the home cache cannot be written (one per user)."""
+    return Path(tempfile.gettempdir()) / f"menhir-{os.getuid()}" / "numba"
 
 
 def is_compiled(game: str) -> bool:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from sim.core.cli_options import POSITIVE, SEED
+from sim.core.cli_options import GAMES, POSITIVE, SEED
 
 
 @click.command("ladder")
@@ -15,7 +15,7 @@ from sim.core.cli_options import POSITIVE, SEED
 @click.option(
     "--games",
     "-n",
-    type=POSITIVE,
+    type=GAMES,
     default=None,
     help="Games per pair of levels (default: the game's, 200 for most games, 600 for Catan).",
 )

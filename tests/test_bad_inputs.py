@@ -417,6 +417,89 @@ CASES = [
         "shrink",
         None,
     ),
+    # issue 36, defect 8: non-finite numbers in command options
+    (
+        "check --max-capped nan",
+        ["check", FAKE, "--max-capped", "nan"],
+        "--max-capped: 'nan' is not allowed: a number in [0, 100]",
+        None,
+    ),
+    (
+        "bench --seconds inf",
+        ["bench", "--game", FAKE, "--seconds", "inf"],
+        "--seconds: 'inf' is not allowed: a number in [0.01, 600]",
+        None,
+    ),
+    (
+        "bench --seconds nan",
+        ["bench", "--game", FAKE, "--seconds", "nan"],
+        "--seconds: 'nan' is not allowed",
+        None,
+    ),
+    # issue 36, defect 17: counts that cannot fit in memory, runs that would not end
+    (
+        "check --games 10**11",
+        ["check", FAKE, "--games", str(10**11)],
+        "--games: '100000000000' is not allowed: an integer in [1, 100000000]",
+        None,
+    ),
+    (
+        "ladder --games 10**12",
+        ["ladder", FAKE, "--games", str(10**12)],
+        "--games: '1000000000000' is not allowed: an integer in [1, 100000000]",
+        None,
+    ),
+    (
+        "bench --seconds 1e9",
+        ["bench", "--game", FAKE, "--seconds", "1e9"],
+        "--seconds: '1e9' is not allowed",
+        None,
+    ),
+    (
+        "bench --history not UTF-8",
+        ["bench", "--game", FAKE, "--seconds", "0.01", "--history", "{tmp}/h.csv"],
+        "h.csv: not a bench history (not UTF-8 text)",
+        _write("h.csv", b"\xff\xfe\x00garbage"),
+    ),
+    # issue 36, defect 10: check seeds past 2**63 - 1 (play refuses their replay commands)
+    (
+        "check seeds past the last seed",
+        ["check", FAKE, "--seed", str(MAX_SEED - 5), "--games", "10"],
+        f"--seed: {MAX_SEED - 5} + --games 10 - 1 is past the last seed {MAX_SEED}",
+        None,
+    ),
+    # issue 36, defect 3: a report or a run written inside a run's partition folders
+    (
+        "report --out inside a partition folder",
+        ["report", "{run}", "--out", "{run}/games/variant=v0/w"],
+        "inside the run directory",
+        None,
+    ),
+    (
+        "run --out inside a partition folder",
+        ["run", "{cfg}", "--out", "{run}/games/variant=v0/inner"],
+        "inside the run directory",
+        None,
+    ),
+    # issue 36, defect 20: ambiguous input is refused, not settled silently
+    (
+        "--set the same key twice",
+        ["play", FAKE, "--set", "bonus=1", "--set", "bonus=2"],
+        "--set bonus: given twice",
+        None,
+    ),
+    (
+        "a bot parameter twice",
+        ["play", FAKE, "--bots", "greedy:edge=1:edge=2"],
+        "parameter 'edge' given twice",
+        None,
+    ),
+    (
+        "a line break inside --set",
+        ["play", FAKE, "--set", "bonus=1\ndice=3"],
+        "--set bonus: a line break",
+        None,
+    ),
 ]
 
 

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from sim.core.batch import play_batch
+from sim.core.params import ParamError
 from sim.core.registry import get_game, make_setup
 
 _START_SCRIPT = (
@@ -78,8 +79,18 @@ def read_history(path) -> list[dict[str, str]]:
     path = Path(path)
     if not path.exists():
         return []
-    with path.open(newline="") as fh:
-        return list(csv.DictReader(fh))
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    except UnicodeDecodeError:
+        raise ParamError(
+            f"{path}: not a bench history (not UTF-8 text); choose another --history"
+        ) from None
+    except OSError as exc:
+        raise ParamError(f"{path}: cannot read the bench history ({exc.strerror})") from None
+    if rows and not set(HISTORY_FIELDS) <= set(rows[0]):
+        raise ParamError(f"{path}: not a bench history (its columns are not menhir's)")
+    return rows
 
 
 def append_history(path, row: dict) -> None:

@@ -8,6 +8,7 @@ usage. The types below fail with such messages, and :func:`usage_line` turns any
 
 from __future__ import annotations
 
+import math
 import os
 
 import click
@@ -45,8 +46,32 @@ class IntIn(click.ParamType):
         return number
 
 
+class NumberIn(click.ParamType):
+    """A finite number in ``[low, high]``: ``nan`` and ``inf`` are refused (a NaN compares
+    false with every bound, so a plain range check would let it through)."""
+
+    name = "number"
+
+    def __init__(self, low: float, high: float):
+        self.low = low
+        self.high = high
+
+    def convert(self, value, param, ctx):
+        allowed = f"a number in [{self.low:g}, {self.high:g}]"
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not allowed: {allowed}", param, ctx)
+        if not math.isfinite(number) or not self.low <= number <= self.high:
+            self.fail(f"{value!r} is not allowed: {allowed}", param, ctx)
+        return number
+
+
 SEED = IntIn(0, MAX_SEED)
 POSITIVE = IntIn(1)
+# Games of one command (check, ladder): beyond this the seeds alone would not fit in memory.
+MAX_COMMAND_GAMES = 100_000_000
+GAMES = IntIn(1, MAX_COMMAND_GAMES)
 
 
 class Folder(click.ParamType):

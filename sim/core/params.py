@@ -166,12 +166,17 @@ def parse_value(text: str) -> Any:
 
 
 def parse_assignments(items: Sequence[str]) -> dict[str, Any]:
-    """``["k=v", ...]`` to a dict; a missing ``=`` is a ParamError."""
+    """``["k=v", ...]`` to a dict; a missing ``=``, a line break or a key given twice (which
+    value would win is not what the user meant to leave to chance) is a ParamError."""
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ParamError(f"--set expects KEY=VALUE, got {item!r}")
+        if "\n" in item or "\r" in item:
+            raise ParamError(f"--set {key.strip()}: a line break in {item!r} is not allowed")
+        if key.strip() in out:
+            raise ParamError(f"--set {key.strip()}: given twice; give each key once")
         out[key.strip()] = parse_value(value.strip())
     return out
 

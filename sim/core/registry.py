@@ -61,6 +61,8 @@ class BotSpec:
             key, sep, value = item.partition("=")
             if not sep or not key:
                 raise SetupError(f"bot '{text}': parameters are written name:key=value[:key=value]")
+            if any(key == k for k, _ in params):
+                raise SetupError(f"bot '{text}': parameter '{key}' given twice; give it once")
             params.append((key, parse_value(value)))
         return cls(name, tuple(params))
 

@@ -35,10 +35,12 @@ def _write_kernels(pkg, value):
         )
 
 
-def _run(pkg, root, managed: bool) -> str:
+def _run(pkg, root, managed: bool, tmpdir=None) -> str:
     code = RUN.format(pkg=str(pkg), root=str(root), managed=managed, module=numba_cache.__file__)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
@@ -81,3 +83,21 @@ def test_is_compiled_reads_the_cache_folders(tmp_path, monkeypatch):
     assert not numba_cache.is_compiled("celtica")
     (tmp_path / "celtica_0123abcd").mkdir()
     assert numba_cache.is_compiled("celtica") and not numba_cache.is_compiled("celtae")
+
+
+def test_an_unwritable_home_cache_falls_back_to_a_digest_folder_not_the_sources(tmp_path):
+    """Issue 36, defect 7: with ~/.cache unwritable numba cached beside the sources, keyed on
+    each file's own timestamp, and an edited rule inlined elsewhere was not played."""
+    blocker = tmp_path / "home-cache"
+    blocker.write_text("a file where the cache folder should be")
+    root = blocker / "menhir" / "numba"  # cannot be created
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    _write_kernels(pkg, 1)
+    assert _run(pkg, root, True, tmpdir) == "101"
+    _write_kernels(pkg, 2)
+    assert _run(pkg, root, True, tmpdir) == "102"
+    assert not list(pkg.rglob("*.nbi"))  # nothing cached beside the sources
+    assert list((tmpdir / f"menhir-{os.getuid()}" / "numba").glob("*/**/*.nbi"))
