@@ -15,7 +15,7 @@ import sys
 import click
 
 from sim.core.cli import Interrupted, MenhirError, MenhirGroup, cli, fail_on_user_error
-from sim.core.cli_options import POSITIVE, SEED
+from sim.core.cli_options import POSITIVE, SEED, NumberIn
 from sim.core.params import parse_assignments
 from sim.core.registry import (
     GAME_MODULES,
@@ -121,7 +121,8 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
 @click.option(
     "--jobs", type=POSITIVE, default=None, help="Jobs for the parallel line (default: cores)."
 )
-@click.option("--seconds", type=float, default=3.0, show_default=True, help="Time per measurement.")
+@click.option("--seconds", type=NumberIn(0.01, 600), default=3.0, show_default=True,
+              help="Time per measurement.")  # fmt: skip
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write here.")
 @click.option("--bot", "bots", multiple=True, help="Bot level to measure (default: every one).")
 @click.option(
@@ -153,11 +154,12 @@ def bench_cmd(games, jobs, seconds, out, bots, history):
 def _register_optional_commands() -> None:
     """Commands owned by other packages (runner, reports, ladder)."""
     from experiments.balance_cli import balance_cmd
+    from experiments.levers_cli import levers_cmd
     from experiments.run_cli import run_cmd
     from reports.cli import report_cmd
     from strategies.ladder_cli import ladder_cmd
 
-    for cmd in (run_cmd, report_cmd, ladder_cmd, balance_cmd):
+    for cmd in (run_cmd, report_cmd, ladder_cmd, balance_cmd, levers_cmd):
         cli.add_command(cmd)
     cli.add_command(__import__("experiments.check_cli", fromlist=["_"]).check_cmd)  # menhir check
 

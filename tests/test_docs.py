@@ -190,7 +190,7 @@ class Page:
                 argv = [a for a in argv if a != "--progress"] + ["--no-progress"]
             if "--scheduler" in argv:
                 argv = _set_option(argv, "--scheduler", self.scheduler())
-        elif cmd == "check":
+        elif cmd == "check" or cmd == "levers":
             argv = _set_option(argv, "--games", str(GAMES))
             argv = _set_option(argv, "--jobs", "1")
         elif cmd == "ladder":

@@ -231,10 +231,30 @@ def _progress(state, data):
     return max(a, b)
 
 
+# A claim at the Stone Circle turns 1 RP into 1 VP: a fixed rate of the rules (not a data
+# value; rules.py's claim step), against which a role's rp_as_vp is weighed.
+CLAIM_VP_PER_RP = 1
+
+
+@leaf
+def _rp_unit(state, data, seat):
+    """What one RP is worth to this seat, in VP: the role's ``rp_as_vp`` (RP held at the end),
+    or the 1 VP a claim at the Stone Circle gives (the rules' fixed rate), whichever is more.
+
+    Every RP the bot earns, keeps or spends is weighed at this rate, so a role card that makes
+    RP worth 2 VP changes what its holder delivers and buys, not only its score.
+    """
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    if role < 0:
+        return float(CLAIM_VP_PER_RP)
+    return max(float(CLAIM_VP_PER_RP), float(data[O_ROLE_RP_VP + role]))
+
+
 @leaf
 def _token_value(state, data, seat, sec, r, move_level):
     """Expected RP of a token of type ``r`` picked up on ``sec``: the best Celtic bastion's pay,
-    discounted by the turns needed to carry it there (at the seat's movement level)."""
+    discounted by the turns needed to carry it there (at the seat's movement level), in VP at
+    the seat's RP rate."""
     pb = PLAYERS + seat * PW
     trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
     turns = O_HUB_TURNS + (move_level * MAX_SEC + sec) * N_BAST
@@ -246,7 +266,7 @@ def _token_value(state, data, seat, sec, r, move_level):
         val = v / (1.0 + data[turns + b])
         if val > best:
             best = val
-    return best
+    return best * _rp_unit(state, data, seat)
 
 
 @leaf
@@ -303,14 +323,14 @@ def _virtual_net(state, data, seat, c, lvl, params, left):
         util = params[G_U_TRADE] * (data[O_TRADE_VAL + (lvl + 1)] - data[O_TRADE_VAL + lvl])
     else:
         util = params[G_U_CARRY]
-    return inc + util * left * left - data[O_UPG_COST + (lvl + 1)]
+    return inc + util * left * left - data[O_UPG_COST + (lvl + 1)] * _rp_unit(state, data, seat)
 
 
 @leaf
 def _claim_weight(state, data, seat, params):
     role = state[PLAYERS + seat * PW + P_ROLE]
-    if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
-        return 0.0  # the Trusted's RP already count
+    if role >= 0 and data[O_ROLE_RP_VP + role] >= CLAIM_VP_PER_RP:
+        return 0.0  # RP held already count as much as a claim would give
     if _progress(state, data) >= params[G_ENDGAME]:
         return params[G_END_CLAIM]
     return params[G_CLAIM]
@@ -345,7 +365,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
                 k = state[pb + P_CARRIED + r]
                 if k > 0:
                     gain += k * (data[O_COL_VALUE + (state[DEMAND + b * N_RES + r])] + trade)
-            score = gain / (1.0 + _turns(d, mp, move))
+            score = gain * _rp_unit(state, data, seat) / (1.0 + _turns(d, mp, move))
             if score > best_score:
                 best_score = score
                 best_kind = GOAL_DELIVER
@@ -612,13 +632,14 @@ def _start_choice(state, data, seat, params, buf):
 
 @leaf
 def _role_choice(state, data):
-    """Open draft: the role with the largest bonus table (the Trusted valued at 40)."""
+    """Open draft: the role with the largest bonus table; RP held at the end valued at 40 RP
+    a game (about what a player ends with), times the VP each is worth."""
     best = -1
     best_v = -1
     for r in range(data[O_RULES + R_ROLES_IN_PLAY]):
         if state[TAKEN + r]:
             continue
-        v = 40 if data[O_ROLE_RP_VP + r] > 0 else 0
+        v = 40 * data[O_ROLE_RP_VP + r]
         for c in range(3):
             v += data[O_ROLE_BONUS + r * N_CAPS * N_LEVELS + c * N_LEVELS + 4]
         if v > best_v:
@@ -657,8 +678,8 @@ def greedy_action(state, data, seat, params, rng, buf):
         return A_UPGRADE + best
     if ph == PH_CLAIM:
         role = state[pb + P_ROLE]
-        if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
-            return A_PASS
+        if role >= 0 and data[O_ROLE_RP_VP + role] >= CLAIM_VP_PER_RP:
+            return A_PASS  # holding is worth at least the claim, and RP can still buy upgrades
         return A_CLAIM + state[pb + P_RP]
     if ph == PH_ORDER:
         return _order_choice(state)
