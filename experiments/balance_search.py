@@ -534,9 +534,9 @@ def balance(
     progress: bool | None = None,
 ) -> Path:
     """Search, confirm and report; return the balance directory (holds recommendation.json)."""
-    import experiments
     from experiments.backends import make_backend
     from experiments.progress import Progress
+    from experiments.runner import run as run_experiment
 
     bc = load_balance(config)
     out = Path(out) if out is not None else Path("runs") / f"{bc.base.get('name') or 'balance'}"
@@ -566,7 +566,7 @@ def balance(
     confirm_dir = out / CONFIRM
     if bc.source != "<config>":  # variant data files stay relative to the config
         raw = _absolute_files(raw, Path(bc.source).parent)
-    experiments.run(
+    run_experiment(
         raw, confirm_dir, jobs=jobs, backend=backend, scheduler=scheduler,
         resume=confirm_dir.exists(), progress=progress,
     )  # fmt: skip
