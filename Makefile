@@ -31,10 +31,10 @@ docs: $(STAMP)
 	@echo "manual: site/index.html"
 
 bench: $(STAMP)
-	$(BIN)/menhir bench --out benchmarks/results.txt --history benchmarks/history.csv
-	$(BIN)/python -m experiments.bench --out benchmarks/results.txt
+	$(BIN)/menhir bench --history benchmarks/history.csv
+	$(BIN)/python -m experiments.bench
 	test ! -f benchmarks/bench_report.py || $(BIN)/python benchmarks/bench_report.py
-	$(BIN)/python benchmarks/catanatron_race.py --out benchmarks/results.txt
+	$(BIN)/python benchmarks/catanatron_race.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,14 +2,15 @@
 
     NUMBA_CACHE_DIR=$(mktemp -d) .venv/bin/python benchmarks/perf_profile.py catan search \\
         --games 80 [--players 4]
-    perf report -i perf.data --no-children --sort symbol | head -40
+    perf report -i benchmarks/out/perf.data --no-children --sort symbol | head -40
 
 Plays one warm-up game, writes ``/tmp/perf-PID.map`` (the symbol map perf reads for code made
 at run time) from the LLVM modules of every numba kernel in the process, then records the
 games with ``perf record -p PID``. Kernels loaded from numba's cache carry no LLVM module, so
 point ``NUMBA_CACHE_DIR`` at an empty folder: the kernels are then compiled in this process
 (a minute or so) and every function, inlined ones aside, gets its name. Needs Debian's
-``linux-perf``. A developer's tool, never run by the tests or ``make bench``.
+``linux-perf``. A developer's tool, never run by the tests or ``make bench``. The profile goes
+to ``benchmarks/out/perf.data`` (ignored by git, like every file under ``benchmarks/out/``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 from sim.core.batch import play_batch
 from sim.core.registry import make_setup
@@ -58,14 +60,18 @@ def write_perf_map(symbols: dict[int, str], pid: int) -> str:
     return path
 
 
+OUT = Path(__file__).resolve().parent / "out"  # profiler output, ignored by git
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("bot", help="a bot spec for every seat: random, greedy, search:...")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--out", default="perf.data", help="perf's data file")
+    parser.add_argument("--out", default=str(OUT / "perf.data"), help="perf's data file")
     args = parser.parse_args(argv)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     setup = make_setup(args.game, args.players, {}, args.bot)
     play_batch(setup, range(1), root_seed=1)  # compiles (or loads) every kernel
     symbols = kernel_symbols()

@@ -540,15 +540,15 @@ def balance(
     out = Path(out) if out is not None else Path("runs") / f"{bc.base.get('name') or 'balance'}"
     lock = _prepare(bc, out, resume)
     try:
-        return _balance(bc, out, lock, jobs, backend, scheduler, progress)
+        return _balance(bc, out, jobs, backend, scheduler, progress)
     finally:
         os.close(lock)  # releases the flock (the kernel does so too on any exit)
 
 
-def _balance(bc, out, lock, jobs, backend, scheduler, progress) -> Path:
-    import experiments
+def _balance(bc, out, jobs, backend, scheduler, progress) -> Path:
     from experiments.backends import make_backend
     from experiments.progress import Progress
+    from experiments.runner import run as run_experiment
 
     start = time.perf_counter()
     bar = Progress(bc.budget_games, 0, enabled=progress)
@@ -575,7 +575,7 @@ def _balance(bc, out, lock, jobs, backend, scheduler, progress) -> Path:
     confirm_dir = out / CONFIRM
     if bc.source != "<config>":  # variant data files stay relative to the config
         raw = _absolute_files(raw, Path(bc.source).parent)
-    experiments.run(
+    run_experiment(
         raw, confirm_dir, jobs=jobs, backend=backend, scheduler=scheduler,
         resume=confirm_dir.exists(), progress=progress,
     )  # fmt: skip

@@ -35,18 +35,23 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from experiments.config_types import (
+    MAX_GAMES,
+    MAX_VARIANTS,
+    ConfigError,
+    ExperimentConfig,
+    check_int,
+    fail,
+)
+from experiments.config_types import UserError as UserError  # the name users import from here
+from experiments.sweep import expand
 from sim.core.params import MAX_SEED, ParamError
 from sim.core.registry import GAME_MODULES, SetupError, get_game
 
 DEFAULT_GAMES = 10_000
-MAX_GAMES = 1_000_000_000
-# Variants a sweep may make unless --max-variants allows more: the count is checked before any
-# variant is built (a 10**6 grid used to allocate gigabytes before its first game).
-MAX_VARIANTS = 10_000
 MODES = ("grid", "zip")
 TOP_KEYS = (
     "name",
@@ -70,68 +75,6 @@ SWEEP_KEYS = ("mode",)
 # A run name becomes a folder name (runs/<name>): no separator, not '.' or '..', not hidden.
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 NAME_ALLOWED = "letters, digits, '_', '.', '-', not starting with '.'"
-
-
-class UserError(ValueError):
-    """A mistake a user can fix (config, run directory, options): one line, exit code 2."""
-
-
-class ConfigError(UserError):
-    """A config problem; ``str()`` is ``FILE: key 'x': what is allowed``."""
-
-
-@dataclass(frozen=True)
-class ExperimentConfig:
-    """A parsed and type-checked config; ``raw`` is the TOML as parsed (stored in the manifest).
-
-    Sweep axes (``players``, ``bots``, ``roles``, each of ``params``) hold a tuple of values
-    when swept; ``axes`` lists the swept setting names in expansion order.
-    """
-
-    source: str
-    raw: dict
-    name: str
-    game: str
-    games: int
-    seed: int
-    players: int | tuple[int, ...]
-    bots: str | tuple[str, ...]
-    roles: str | tuple[str, ...] | tuple[Any, ...]
-    params: dict[str, Any]
-    data: dict[str, Any]  # data path -> value, or a tuple of values when swept
-    data_files: str | tuple[str, ...] | None  # variant data file path(s), absolute
-    mode: str
-    paired: bool
-    target_ci: float | None
-    chunk_games: int | None
-    swept_roles: bool
-    description: str = ""
-
-    @property
-    def axes(self) -> list[str]:
-        names = []
-        if isinstance(self.players, tuple):
-            names.append("players")
-        if isinstance(self.bots, tuple):
-            names.append("bots")
-        if self.swept_roles:
-            names.append("roles")
-        names += [k for k, v in self.params.items() if isinstance(v, tuple)]
-        if isinstance(self.data_files, tuple):
-            names.append("data")
-        names += [k for k, v in self.data.items() if isinstance(v, tuple)]
-        return names
-
-    def with_games(self, games: int | None) -> ExperimentConfig:
-        """The same config with ``games`` overridden (the CLI's ``--games``)."""
-        if games is None:
-            return self
-        _check_int(self.source, "games", games, 1, MAX_GAMES, option="--games")
-        return replace(self, games=int(games))
-
-
-def fail(source: str, key: str, what: str) -> ConfigError:
-    return ConfigError(f"{source}: key '{key}': {what}")
 
 
 def read_toml(path: str | Path) -> dict:
@@ -172,9 +115,7 @@ def load_config(
         source, raw, stem = str(config), read_toml(config), Path(config).stem
     cfg = parse_config(raw, source, default_name=stem, data_dir=data_dir)
     cfg = cfg.with_games(games)
-    from experiments.sweep import expand  # validates every variant's setup
-
-    expand(cfg, max_variants)
+    expand(cfg, max_variants)  # validates every variant's setup
     return cfg
 
 
@@ -195,15 +136,15 @@ def parse_config(
                 f'folder name ({NAME_ALLOWED}); rename the file or set name = "..."'
             )
         raise fail(source, "name", f"{name!r} is not allowed: a folder name of {NAME_ALLOWED}")
-    games = _check_int(source, "games", raw.get("games", DEFAULT_GAMES), 1, MAX_GAMES)
-    seed = _check_int(source, "seed", raw.get("seed", 0), 0, MAX_SEED)
+    games = check_int(source, "games", raw.get("games", DEFAULT_GAMES), 1, MAX_GAMES)
+    seed = check_int(source, "seed", raw.get("seed", 0), 0, MAX_SEED)
     paired = raw.get("paired", True)
     if not isinstance(paired, bool):
         raise fail(source, "paired", "true or false")
     target_ci = _target_ci(source, raw.get("target_ci"))
     chunk = raw.get("chunk_games")
     if chunk is not None:
-        chunk = _check_int(source, "chunk_games", chunk, 1, MAX_GAMES)
+        chunk = check_int(source, "chunk_games", chunk, 1, MAX_GAMES)
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise fail(source, "description", "a string")
@@ -243,15 +184,6 @@ def _game(source: str, raw: dict) -> str:
     if not isinstance(game, str) or game not in GAME_MODULES:
         raise fail(source, "game", f"{game!r} is not a game; one of {', '.join(GAME_MODULES)}")
     return game
-
-
-def _check_int(source, key, value, low, high, option=None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        where = option or f"key '{key}'"
-        raise ConfigError(
-            f"{source}: {where}: {value!r} is not allowed: an integer in [{low}, {high}]"
-        )
-    return value
 
 
 def _target_ci(source: str, value) -> float | None:

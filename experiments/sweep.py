@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from experiments.config import MAX_VARIANTS, ConfigError, ExperimentConfig, fail
+from experiments.config_types import MAX_VARIANTS, ConfigError, ExperimentConfig, fail
 from sim.core.gamedata import DataError, get_value, show_value, text_digest
 from sim.core.params import ParamError
 from sim.core.registry import Setup, data_params, get_game, make_setup, read_variant_file

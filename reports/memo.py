@@ -5,7 +5,8 @@ Everything here turns the report's aggregated tables into words and into small d
 `summary.md` prints as Markdown and `report.html` renders with pandas' Styler. Numbers are shown
 the way a designer reads them: win rates as percentages with their 95% interval
 (`56.7% [55.9, 57.6]`), differences in points, p-values to two significant digits, counts with
-thousands separators; internal column names never appear.
+thousands separators (the formatting itself is in ``wording.py``); internal column names never
+appear.
 
 A role or seat is *far from its fair share* when its win rate is significantly off the fair
 share (Holm) and outside ``FAR_BAND`` times the fair share (0.5x to 1.5x): that is a flag.
@@ -16,55 +17,21 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
-
-def plural(word: str) -> str:
-    """``word`` in the plural (role -> roles, destiny -> destinies)."""
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-FAR_BAND = (0.5, 1.5)
-SIG = "*"  # significant after Holm
-FAR = "!"  # outside FAR_BAND of the fair share
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def pct_ci(rate: float, lo: float, hi: float) -> str:
-    return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-
-
-def pts_ci(d: float, lo: float, hi: float) -> str:
-    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def p_text(p: float | None) -> str:
-    """A p-value to two significant digits (below double precision: "< 1e-300")."""
-    if p is None:
-        return "n/a"
-    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
-
-
-def p_is(p: float | None) -> str:
-    """'= 0.0012' or '< 1e-300', to follow 'p'."""
-    text = p_text(p)
-    return text if text.startswith("<") else f"= {text}"
-
-
-def title(name) -> str:
-    """A role's name in prose, as a rulebook writes it: the Trusted."""
-    return pretty(name).title()
-
-
-def count(n) -> str:
-    return f"{int(n):,}"
-
-
-def pretty(name) -> str:
-    return str(name).replace("_", " ")
+from reports.wording import (
+    FAR,
+    FAR_BAND,
+    SIG,
+    compare_label,
+    count,
+    p_text,
+    pct,
+    pct_ci,
+    plural,
+    pretty,
+    pts_ci,
+    stat,
+    title,
+)
 
 
 def far(r: dict) -> bool:
@@ -151,8 +118,6 @@ def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
     d = diff.join(shown, on=["run", "variant"], how="semi")
     columns, cells, whos = [], {}, []
     for r in d.iter_rows(named=True):
-        from reports.report import compare_label
-
         col = compare_label(r["label"], r["baseline"])
         if "players" in r:
             col = f"players {r['players']}, {col}"
@@ -213,19 +178,6 @@ def chi_table(chi: pl.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
-
-
-def markdown_table(frame: pd.DataFrame) -> list[str]:
-    """A pipe table (GitHub/markdown-it syntax)."""
-
-    def esc(x) -> str:
-        return str(x).replace("|", "\\|")
-
-    cols = [esc(c) or " " for c in frame.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(esc(x) for x in row) + " |")
-    return lines
 
 
 # --------------------------------------------------------------------------- headline
@@ -430,8 +382,3 @@ def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> l
         f"variant{'s' if several else ''}; intervals are 95%."
     )
     return [s for s in sentences if s]
-
-
-def stat(x: float) -> str:
-    """A test statistic to at most four significant digits (1,256 or 12.3)."""
-    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.1f}"

@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from reports.memo import plural  # noqa: E402
+from reports.wording import plural  # noqa: E402
 
 PALETTE = "colorblind"
 

@@ -20,7 +20,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markdown_it import MarkdownIt
 
-from reports.memo import FAR, SIG, markdown_table
+from reports.wording import FAR, SIG, markdown_table
 
 
 @dataclass

@@ -17,11 +17,12 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import decisions, levels, memo, pairwise, plots, render, stats
+from reports import decisions, levels, memo, pairwise, plots, render, stats, wording
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
 from reports.stats import wilson, win_table
+from reports.wording import compare_label
 
 __all__ = ["PALETTE", "ReportError", "load_run", "make_report", "wilson", "win_table"]
 
@@ -293,19 +294,6 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def compare_label(label: str, base: str) -> str:
-    """'romans_in_play=14' vs 'romans_in_play=11' -> 'romans_in_play 14 vs 11'."""
-    a, b = label.rpartition("("), base.rpartition("(")
-    inner_a = a[2].rstrip(")") if a[1] else label
-    inner_b = b[2].rstrip(")") if b[1] else base
-    ka, _, va = inner_a.partition("=")
-    kb, _, vb = inner_b.partition("=")
-    single = inner_a.count("=") == 1 and inner_b.count("=") == 1 and "," not in va + vb
-    if single and va and vb and ka == kb and ":" not in label + base:
-        return f"{ka} {va} vs {vb}"
-    return f"{label} vs {base}"
-
-
 def _difference_line(r: dict) -> str:
     who = f"the {r['group']}'s" if r["unit"] == "role" else f"seat {r['group']}'s"
     sig = "significant after Holm" if r["significant"] else "not significant after Holm"
@@ -381,7 +369,7 @@ def _chi_line(r: dict) -> str:
     sig = "significant" if r["significant"] else "not significant"
     where = f"players {r['players']}: " if "players" in r else ""
     return (
-        f"- {where}{r['test']}: chi2 = {memo.stat(r['chi2'])}, dof {r['dof']}, "
+        f"- {where}{r['test']}: chi2 = {wording.stat(r['chi2'])}, dof {r['dof']}, "
         f"p = {r['p_holm']:.2g} (Holm), {sig}"
     )
 
@@ -477,7 +465,7 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     if not pairs.height:
         return []
     lines = [
-        f"## Which {memo.plural(word)} and seats can be told apart",
+        f"## Which {wording.plural(word)} and seats can be told apart",
         "",
         "Each pair's win-rate difference has a 95% interval that accounts for the games the "
         "two share (delta method), and is told apart when its Holm-adjusted p < 0.05 across "
@@ -488,7 +476,7 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         sub = pairs.filter(pl.col("unit") == unit)
         if not sub.height:
             continue
-        lines.append(f"{memo.plural(unit_word).capitalize()}:")
+        lines.append(f"{wording.plural(unit_word).capitalize()}:")
         parts = [v for _, v in sub.group_by(KEY, maintain_order=True)]
         # the list must not grow with the sweep: the first variants, then pairwise.csv
         for v in parts[:PAIRWISE_VARIANTS]:
@@ -704,8 +692,9 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         )
     ]
     marks = (
-        f"{memo.SIG} significant after Holm against the fair share, {memo.SIG}{memo.FAR} also "
-        f"outside {memo.FAR_BAND[0]}x to {memo.FAR_BAND[1]}x of it (a flag)."
+        f"{wording.SIG} significant after Holm against the fair share, "
+        f"{wording.SIG}{wording.FAR} also outside {wording.FAR_BAND[0]}x to "
+        f"{wording.FAR_BAND[1]}x of it (a flag)."
     )
     rates_text = (
         "Reaching the solo target: share of games, 95% Wilson interval."
@@ -719,9 +708,11 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         sections.append(
             render.Section(
                 "roles",
-                memo.plural(word).capitalize(),
+                wording.plural(word).capitalize(),
                 [f"Win rate by {word}. {rates_text}"],
-                memo.rate_table(t["win_by_role"], "role", memo.pretty).rename(columns={"": word}),
+                memo.rate_table(t["win_by_role"], "role", wording.pretty).rename(
+                    columns={"": word}
+                ),
                 images=fig([sweep or "win_by_role", "role_seat_heatmap"]),
             )
         )
@@ -747,8 +738,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             bases = ", ".join(diff["baseline"].unique(maintain_order=True).to_list())
             text = [
                 f"Win-rate change from the baseline ({bases}) in points, 95% interval "
-                f"({methods}); {memo.SIG} significant after Holm over all {diff.height} "
-                f"comparisons (smallest p {memo.p_is(sig['p_holm'].min())}). Only variants "
+                f"({methods}); {wording.SIG} significant after Holm over all {diff.height} "
+                f"comparisons (smallest p {wording.p_is(sig['p_holm'].min())}). Only variants "
                 "with a significant change are shown; `variant_differences.csv` has them all."
             ]
             table = memo.difference_table(diff, word)

@@ -1,0 +1,94 @@
+"""Words and numbers as a designer reads them: the formatting every part of a report shares.
+
+Percentages with their 95% interval (``56.7% [55.9, 57.6]``), differences in points, p-values to
+two significant digits, counts with thousands separators, names in prose, the marks of a
+significant cell (``SIG``) and a flag (``FAR``), a variant's comparison label and a Markdown pipe
+table. The memo (``memo.py``), the plots (``plots.py``), the rendering (``render.py``) and the
+report (``report.py``) import these from here; nothing here imports another module of
+``reports``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def plural(word: str) -> str:
+    """``word`` in the plural (role -> roles, destiny -> destinies)."""
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+FAR_BAND = (0.5, 1.5)
+SIG = "*"  # significant after Holm
+FAR = "!"  # outside FAR_BAND of the fair share
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def pct_ci(rate: float, lo: float, hi: float) -> str:
+    return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def pts_ci(d: float, lo: float, hi: float) -> str:
+    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to two significant digits (below double precision: "< 1e-300")."""
+    if p is None:
+        return "n/a"
+    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+
+
+def p_is(p: float | None) -> str:
+    """'= 0.0012' or '< 1e-300', to follow 'p'."""
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def title(name) -> str:
+    """A role's name in prose, as a rulebook writes it: the Trusted."""
+    return pretty(name).title()
+
+
+def count(n) -> str:
+    return f"{int(n):,}"
+
+
+def pretty(name) -> str:
+    return str(name).replace("_", " ")
+
+
+def stat(x: float) -> str:
+    """A test statistic to at most four significant digits (1,256 or 12.3)."""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.1f}"
+
+
+def compare_label(label: str, base: str) -> str:
+    """'romans_in_play=14' vs 'romans_in_play=11' -> 'romans_in_play 14 vs 11'."""
+    a, b = label.rpartition("("), base.rpartition("(")
+    inner_a = a[2].rstrip(")") if a[1] else label
+    inner_b = b[2].rstrip(")") if b[1] else base
+    ka, _, va = inner_a.partition("=")
+    kb, _, vb = inner_b.partition("=")
+    single = inner_a.count("=") == 1 and inner_b.count("=") == 1 and "," not in va + vb
+    if single and va and vb and ka == kb and ":" not in label + base:
+        return f"{ka} {va} vs {vb}"
+    return f"{label} vs {base}"
+
+
+def markdown_table(frame: pd.DataFrame) -> list[str]:
+    """A pipe table (GitHub/markdown-it syntax)."""
+
+    def esc(x) -> str:
+        return str(x).replace("|", "\\|")
+
+    cols = [esc(c) or " " for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(esc(x) for x in row) + " |")
+    return lines
