@@ -37,10 +37,19 @@ def _group(key: str) -> str:
     return key.split("/", 1)[1]
 
 
+def _fmt(rec: dict, value: float) -> str:
+    """A share as a percentage, any other scalar (rounds, a score margin) as a number."""
+    return f"{value:.1%}" if rec.get("unit", "share") == "share" else f"{value:.2f}"
+
+
 def _lines(bc, trials: pl.DataFrame, rec: dict) -> list[str]:
     dump = json.dumps
+    if rec.get("unit", "share") == "share":
+        goal = f"within ±{bc.tolerance:.1%} of the fair share"
+    else:
+        goal = f"within ±{bc.tolerance:g} of the wanted value"
     lines = [
-        f"# Balance: {bc.game}, target {bc.target} within ±{bc.tolerance:.1%} of the fair share",
+        f"# Balance: {bc.game}, target {rec.get('target_words', bc.target)} {goal}",
         "",
         f"**Verdict: {rec['verdict']}.**",
         "",
@@ -55,16 +64,18 @@ def _lines(bc, trials: pl.DataFrame, rec: dict) -> list[str]:
         f"({rec['seconds']} s in all); the recommendation was confirmed on "
         f"{rec['confirmation_games']:,} games per variant on fresh seeds the search never used.",
         "",
-        "| who | fair | before (printed values, search) | after (confirmation) |",
+        f"| who | {'fair' if rec.get('unit', 'share') == 'share' else 'wanted'} "
+        "| before (printed values, search) | after (confirmation) |",
         "| --- | --- | --- | --- |",
     ]
     before = _before(trials)
     by_group = {_group(k): v for k, v in before.items()} if len(before) else {}
     for who, r in rec["win_rates"].items():
         b = by_group.get(who)
-        shown = f"{b[0]:.1%} [{b[1]:.1%}, {b[2]:.1%}]" if b else "n/a"
-        after = f"{r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
-        lines.append(f"| {who} | {rec['fair'][who]:.1%} | {shown} | {after} |")
+        f = lambda v: _fmt(rec, v)  # noqa: E731
+        shown = f"{f(b[0])} [{f(b[1])}, {f(b[2])}]" if b else "n/a"
+        after = f"{f(r['rate'])} [{f(r['low'])}, {f(r['high'])}]"
+        lines.append(f"| {who} | {f(rec['fair'][who])} | {shown} | {after} |")
     lines += [
         "",
         "Intervals are Wilson 95%. A shared win counts 1/k for each of k tied winners. "

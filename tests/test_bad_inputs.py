@@ -358,7 +358,7 @@ CASES = [
     (
         "ladder --games 0",
         ["ladder", FAKE, "--games", "0"],
-        "--games: '0' is not allowed: an integer >= 1",
+        "--games: '0' is not allowed: an integer in [1, 100000000]",
         None,
     ),
     (
