@@ -1,5 +1,8 @@
 """`menhir balance CONFIG`: a thin skin over experiments.balance_search.balance."""
 
+import shlex
+from pathlib import Path
+
 import click
 
 
@@ -19,13 +22,26 @@ def balance_cmd(config, out, jobs, backend, scheduler, resume):
     """
     from experiments.balance_search import balance
     from experiments.config import UserError
+    from experiments.interrupts import exit_code, how, sigterm_raises
     from sim.core.cli import MenhirError
     from sim.core.params import ParamError
 
     try:
-        path = balance(config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume)
+        with sigterm_raises():
+            path = balance(
+                config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume
+            )
     except (UserError, ParamError) as exc:
         raise MenhirError(str(exc)) from None
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are stopped by now
+        kept = getattr(exc, "balance_out", None)
+        if kept is not None and Path(kept).exists():
+            again = shlex.join(["menhir", "balance", config, "--out", str(kept), "--resume"])
+            said = f"{how(exc)}; the search so far is kept in {kept}; continue it with: {again}"
+        else:
+            said = f"{how(exc)} before the search started; nothing was written"
+        click.echo(f"menhir: {said}", err=True)
+        raise SystemExit(exit_code(exc)) from None
     import json
 
     rec = json.loads((path / "recommendation.json").read_text())

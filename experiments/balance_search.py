@@ -354,11 +354,15 @@ def group_column(target: str) -> str:
     return {"roles": "role", "leaders": "role", "seats": "seat", "sides": "side"}[target]
 
 
-def play_counts(game_entry, setup, first: int, n: int, seed: int, key: int, column: str):
+def play_counts(
+    game_entry, setup, first: int, n: int, seed: int, key: int, column: str, parent=None
+):
     """Exact win counts and seat counts per targeted group over games first..first+n-1 (a
     worker): a k-way tie's 1/k share counts WIN_DENOM / k, an integer."""
+    from experiments.backends import guard_worker
     from sim.core.batch import play_batch
 
+    guard_worker(parent)  # a local worker ignores Ctrl-C (the parent answers it), dies with it
     game_id, module = game_entry
     GAME_MODULES.setdefault(game_id, module)
     _, players = play_batch(setup, np.arange(first, first + n), seed, key)
@@ -390,10 +394,14 @@ def scalar_column(scalar: str, games: pl.DataFrame, players: pl.DataFrame) -> pl
     return top["margin"]
 
 
-def play_scalar(game_entry, setup, first: int, n: int, seed: int, key: int, scalar: str):
+def play_scalar(
+    game_entry, setup, first: int, n: int, seed: int, key: int, scalar: str, parent=None
+):
     """(sum, sum of squares, games) of a scalar target over games first..first+n-1: integers."""
+    from experiments.backends import guard_worker
     from sim.core.batch import play_batch
 
+    guard_worker(parent)  # a local worker ignores Ctrl-C (the parent answers it), dies with it
     game_id, module = game_entry
     GAME_MODULES.setdefault(game_id, module)
     games, players = play_batch(setup, np.arange(first, first + n), seed, key)
@@ -504,7 +512,7 @@ class Evaluator:
         for i, v in enumerate(variants):
             for first in range(start, stop, self.chunk):
                 n = min(self.chunk, stop - first)
-                args = (entry, v.setup, first, n, self.bc.seed, v.variant_key, what)
+                args = (entry, v.setup, first, n, self.bc.seed, v.variant_key, what, os.getpid())
                 pending.append((i, self.executor.submit(worker, *args)))
         for i, future in pending:  # integer sums: the order of the futures cannot matter
             for group, parts in self.executor.result(future).items():
@@ -895,6 +903,9 @@ def balance(
     lock = _prepare(bc, out, resume)
     try:
         return _balance(bc, out, jobs, backend, scheduler, progress)
+    except KeyboardInterrupt as exc:
+        exc.balance_out = out  # what the interrupted search keeps, for the one-line message
+        raise
     finally:
         os.close(lock)  # releases the flock (the kernel does so too on any exit)
 

@@ -77,10 +77,22 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 NAME_ALLOWED = "letters, digits, '_', '.', '-', not starting with '.'"
 
 
+# A config (or variant data file) is a few kilobytes; a larger file is a mistake or hostile.
+MAX_CONFIG_BYTES = 1_000_000
+
+
 def read_toml(path: str | Path) -> dict:
     """Parse a config file; a missing or malformed file is a one-line ConfigError."""
     path = Path(path)
     try:
+        # a FIFO would block forever and /dev/zero reads without end: regular files only, capped
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise ConfigError(f"{path}: not a regular file, expected a .toml config file")
+        if path.is_file() and path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{path}: {path.stat().st_size:,} bytes; a config file is at most "
+                f"{MAX_CONFIG_BYTES:,} bytes"
+            )
         # utf-8-sig: a byte-order mark (some Windows editors write one) is not part of the TOML
         text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
@@ -96,6 +108,8 @@ def read_toml(path: str | Path) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a menhir config") from None
 
 
 def load_config(

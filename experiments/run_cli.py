@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shlex
-import signal
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from experiments.config import MAX_VARIANTS, UserError
+from experiments.interrupts import sigterm_raises
 from sim.core.cli_options import POSITIVE, Folder
 from sim.core.params import ParamError
 
@@ -85,7 +84,7 @@ def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress, max_
 
     start = time.perf_counter()
     try:
-        with _sigterm_raises(Terminated):
+        with sigterm_raises(Terminated):
             report = run_experiment(
                 config,
                 out,
@@ -143,23 +142,3 @@ def _more_games_line(run_dir) -> None:
         return
     if line:
         click.echo(f"more games: {line} (menhir report for every pair)")
-
-
-@contextmanager
-def _sigterm_raises(exc_type):
-    """While inside: SIGTERM raises ``exc_type`` so the run unwinds (workers stopped, lock
-    released, one line printed) as it does on Ctrl-C."""
-
-    def handler(signum, frame):
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one unwinding, not two
-        raise exc_type()
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread (e.g. a test runner's thread): leave it
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -33,6 +33,7 @@ import polars as pl
 
 from experiments.backends import guard_worker, make_backend
 from experiments.config import MAX_VARIANTS, ExperimentConfig, UserError, load_config, read_toml
+from experiments.interrupts import Terminated
 from experiments.progress import Clock, Progress
 from experiments.store import RunStore, read_manifest
 from experiments.sweep import Variant, expand, setup_description
@@ -550,10 +551,6 @@ class RunInterrupted(KeyboardInterrupt):
         self.path = path
         self.done = done
         self.total = total
-
-
-class Terminated(KeyboardInterrupt):
-    """Raised by the command line's SIGTERM handler, so a run unwinds as on Ctrl-C."""
 
 
 def run_experiment(

@@ -500,6 +500,31 @@ CASES = [
         "--set bonus: a line break",
         None,
     ),
+    # issue 36, defect 16: hostile config files
+    (
+        "a config of 5,000 nested lists",
+        ["run", "{tmp}/deep.toml", "--out", "{tmp}/new"],
+        "deep.toml: nested too deeply to be a menhir config",
+        _write("deep.toml", 'name = "x"\ngame = "fake_runner"\nx = ' + "[" * 5000 + "]" * 5000),
+    ),
+    (
+        "a config that is a device",
+        ["run", "/dev/zero", "--out", "{tmp}/new"],
+        "/dev/zero: not a regular file",
+        None,
+    ),
+    (
+        "a config that is a FIFO",
+        ["run", "{tmp}/fifo.toml", "--out", "{tmp}/new"],
+        "fifo.toml: not a regular file",
+        lambda tmp: os.mkfifo(tmp / "fifo.toml"),
+    ),
+    (
+        "a config of 2 MB",
+        ["run", "{tmp}/big.toml", "--out", "{tmp}/new"],
+        "big.toml: 2,000,001 bytes; a config file is at most 1,000,000 bytes",
+        _write("big.toml", "#" * 2_000_000 + "\n"),
+    ),
 ]
 
 
@@ -511,6 +536,8 @@ def _snapshot(folder: Path) -> dict:
             out[str(path)] = ("link", os.readlink(path))
         elif path.is_dir():
             out[str(path)] = ("dir",)
+        elif not path.is_file():  # a FIFO: reading it would block
+            out[str(path)] = ("special",)
         else:
             stat = path.stat()
             out[str(path)] = ("file", stat.st_size, stat.st_mtime_ns, path.read_bytes())

@@ -2,6 +2,7 @@
 creation, files and folders a user put in a run's partition folders, a run or report inside a
 run, and a second balance search on a folder in use."""
 
+import contextlib
 import json
 import os
 
@@ -131,3 +132,74 @@ def test_a_users_partial_folder_beside_a_balance_is_kept(tmp_path):
     (mine / "notes.txt").write_text("mine")
     experiments.balance(BALANCE, tmp_path / "bal", jobs=1, progress=False)
     assert (mine / "notes.txt").read_text() == "mine"
+
+
+def _cli(*args):
+    """menhir in a fresh process with the fake game registered (its own process group)."""
+    import subprocess
+    import sys
+
+    from tests.experiments.conftest import FAKE, FAKE_MODULE, REPO
+
+    script = (
+        "import sys\n"
+        "from sim.core import registry\n"
+        f"registry.GAME_MODULES[{FAKE!r}] = {FAKE_MODULE!r}\n"
+        "from experiments.cli import main\n"
+        "sys.argv[0] = 'menhir'\n"
+        "main()\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_ends_a_balance_and_its_workers_with_one_line(signum, tmp_path):
+    """Issue 36, defects 12 and 18: balance left its worker pool running after SIGTERM, gave
+    no message and no exit 143, and Ctrl-C said "nothing was written" beside its trials."""
+    import signal
+    import time
+
+    import psutil
+
+    slow = BALANCE | {"params": {"delay_ms": 20.0}}
+    slow["balance"] = BALANCE["balance"] | {"budget_games": 400_000, "max_trials": 40}
+    config = tmp_path / "slow.toml"
+    from tests.test_docs import dump_toml
+
+    config.write_text(dump_toml(slow))
+    out = tmp_path / "bal"
+    proc = _cli("balance", str(config), "--out", str(out), "--jobs", "2")
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            children = psutil.Process(proc.pid).children(recursive=True)
+            if (out / "balance.json").exists() and len(children) >= 2:
+                break
+            time.sleep(0.2)
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        assert len(workers) >= 2, "the balance never started its workers"
+        sig = getattr(signal, signum)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+        _, err = proc.communicate(timeout=60)
+        _, alive = psutil.wait_procs(workers, timeout=15)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert not alive, f"workers outlived the balance: {alive}"
+    assert proc.returncode == (143 if signum == "SIGTERM" else 130)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    how = "terminated" if signum == "SIGTERM" else "interrupted"
+    assert lines[0].startswith(f"menhir: {how}; the search so far is kept in {out}")
+    assert lines[0].endswith(f"--out {out} --resume")
