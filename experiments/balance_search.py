@@ -328,12 +328,42 @@ def _levers(source: str, cfg, table) -> tuple[Lever, ...]:
             if not low < high or not all(math.isfinite(v) for v in spec):
                 raise fail(source, where, f"[low, high] with low < high, got {spec}")
             integer = isinstance(low, int) and isinstance(high, int)
-            out.append(Lever(name, section, printed, low, high, integer))
+            whole = (
+                decl.params.get(name).kind == "int"
+                if section == "params"
+                else isinstance(printed, int) and not isinstance(printed, bool)
+            )
+            if whole and not integer:
+                raise fail(
+                    source, where,
+                    f"{spec} is not allowed: {name} is a whole number; give integer bounds",
+                )  # fmt: skip
+            lever = Lever(name, section, printed, low, high, integer)
+            _check_values(source, cfg, lever, [low, high])
         else:
             if len({json.dumps(v) for v in spec}) != len(spec):
                 raise fail(source, where, "each choice once")
-            out.append(Lever(name, section, printed, choices=tuple(spec)))
+            lever = Lever(name, section, printed, choices=tuple(spec))
+            _check_values(source, cfg, lever, spec)
+        out.append(lever)
     return tuple(out)
+
+
+def _check_values(source: str, cfg, lever: Lever, values: list) -> None:
+    """Every choice, and both bounds of a range, must be a value the game allows: checked
+    before any trial is played, so a bad lever costs nothing and leaves no folder behind."""
+    players = list(cfg.players) if isinstance(cfg.players, tuple) else cfg.players
+    base = {"game": cfg.game, "players": players, "games": 10}
+    for value in values:
+        raw = base | {lever.section: {lever.name: value}}
+        try:
+            expand(parse_config(raw, source, default_name="balance"))
+        except (ConfigError, DataError) as exc:
+            reason = str(exc).split("is not allowed: ", 1)[-1].splitlines()[0]
+            raise fail(
+                source, f"balance.levers.{lever.name}",
+                f"{json.dumps(value)} is not allowed: {reason}",
+            ) from None  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

@@ -257,3 +257,20 @@ def test_confirm_bots_checks_the_pick_at_a_second_level(tmp_path):
 def test_bad_targets_name_the_key(balance, key):
     with pytest.raises(ConfigError, match=f"key '{key}'"):
         load_balance(BASE | {"balance": balance})
+
+
+@pytest.mark.parametrize(
+    ("levers", "fragment"),
+    [
+        ({"dice": [1.5, 3.5]}, "dice is a whole number; give integer bounds"),
+        ({"dice": [1, 40]}, "40 is not allowed"),
+        ({"bonus": [0, 9]}, "9 is not allowed"),
+    ],
+)
+def test_levers_are_checked_against_the_game_before_any_trial(levers, fragment, tmp_path):
+    """Issue 36, defect 9: a float range on an integer lever, or an out-of-range bound, fails
+    at once naming the lever, and leaves no folder to block the corrected rerun."""
+    with pytest.raises(ConfigError, match=f"key 'balance.levers.{next(iter(levers))}'") as exc:
+        experiments.balance(_config(levers), tmp_path / "bad", jobs=1, progress=False)
+    assert fragment in str(exc.value)
+    assert not (tmp_path / "bad").exists()
