@@ -44,11 +44,12 @@ grid step (2/3 at 4 levels). Rule: a lever is inert for an output when mu* minus
 is at most f, and inert when it is inert for every output.
 
 Stage 2 (Sobol, SALib's Saltelli scheme) on the ``sobol_top`` most important levers that are not
-inert (importance: the largest over outputs of mu* / the output's largest mu*), the others held
-at their printed values: N (2k + 2) points; first-order S1, total ST and second-order S2 with
-bootstrap 95% intervals. A lever interacts when its gap ST - S1 is at least 0.1 and its bootstrap
-95% interval (from the same resamples as S1 and ST) excludes 0; a pair interacts when S2 minus
-its interval is above 0 and S2 >= 0.05.
+inert (importance: the largest over outputs of (mu* - its interval) / the noise floor, i.e. how
+clearly its effect stands out of the noise), the others held at their printed values: N (2k + 2)
+points; first-order S1, total ST and second-order S2 with bootstrap 95% intervals. A lever
+interacts when its gap ST - S1 is at least 0.1 and its bootstrap 95% interval (from the same
+resamples as S1 and ST) excludes 0; a pair interacts when S2 minus its interval is above 0 and
+S2 >= 0.05.
 
 Outputs in OUT: ``screen.parquet`` (every point: stage, point, ``lever:NAME`` values, a list
 lever as its factor, and the outputs), ``morris.csv``, ``sobol.csv``, ``screen.json`` (state and
@@ -242,7 +243,7 @@ def load_screen(config: str | Path | dict, check: bool = True) -> ScreenConfig:
     if not isinstance(ranges, dict):
         raise fail(source, "screen.ranges", "a table: lever or pattern = [low, high]")
     used_ranges: set[str] = set()
-    levers, notes = [], list(skipped)
+    levers, notes, zeros = [], list(skipped), []
     probe = _Prober(base, source, cfg.seed) if check else None
     for name, section, printed in names:
         spec, key = _range_for(name, ranges)
@@ -250,7 +251,7 @@ def load_screen(config: str | Path | dict, check: bool = True) -> ScreenConfig:
             used_ranges.add(key)
         lever = _lever(source, decl, setup, name, section, printed, band, spec, key)
         if lever is None:
-            notes.append(f"{name}: left out (a list of zeros: scaling cannot move it)")
+            zeros.append(name)
             continue
         if probe is not None:
             lever = probe.clip(lever)
@@ -259,6 +260,10 @@ def load_screen(config: str | Path | dict, check: bool = True) -> ScreenConfig:
             if lever.low == lever.high:
                 continue
         levers.append(lever)
+    if zeros:
+        notes.append(
+            f"{len(zeros)} lists of zeros left out (scaling cannot move them): {', '.join(zeros)}"
+        )
     for key in ranges:
         if key not in used_ranges:
             raise fail(source, f"screen.ranges.{key}", "names no lever of the screen")
@@ -734,10 +739,15 @@ MORRIS_SCHEMA = {
 
 
 def importance(morris: pl.DataFrame) -> dict[str, float]:
-    """Per lever: the largest over outputs of mu* / the output's largest mu*, where not inert."""
-    best = morris.group_by("output").agg(pl.col("mu_star").max().alias("top"))
-    joined = morris.join(best, on="output").filter(~pl.col("inert") & (pl.col("top") > 0))
-    score = joined.group_by("lever").agg((pl.col("mu_star") / pl.col("top")).max().alias("s"))
+    """Per lever not inert everywhere: the most noise floors its mu* stands clear of, over outputs.
+
+    (mu* - its interval) / the output's noise floor is unit-free, so outputs in different units
+    (win rates, rounds) compare; a lever is only as important as its clearest effect.
+    """
+    clear = morris.filter(~pl.col("inert") & (pl.col("noise_floor") > 0))
+    score = clear.group_by("lever").agg(
+        ((pl.col("mu_star") - pl.col("mu_star_conf")) / pl.col("noise_floor")).max().alias("s")
+    )
     return dict(score.iter_rows())
 
 
