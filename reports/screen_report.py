@@ -51,21 +51,26 @@ def sentences(sc, morris: pl.DataFrame, sobol: pl.DataFrame) -> list[str]:
         if not moving:
             out.append(f"- none of {total} numbers moves {output} beyond noise.")
             continue
-        has_sobol = not sobol.filter(
-            (pl.col("output") == output) & pl.col("other").is_null()
-        ).is_empty()
-        if has_sobol:
-            chosen, share = explained(sobol, output)
-            if share >= 0.8:
-                out.append(
-                    f"- {len(chosen)} of {total} numbers explain at least {share:.0%} of "
-                    f"{output}'s variance: {_names(chosen)}; {nothing}."
-                )
-                continue
-        out.append(
+        chosen, share = explained(sobol, output)
+        staged = set(sobol.filter(pl.col("output") == output)["lever"].to_list())
+        if chosen and share >= 0.8 and set(moving) <= staged and set(chosen) <= set(moving):
+            out.append(
+                f"- {len(chosen)} of {total} numbers explain at least {share:.0%} of "
+                f"{output}'s variance: {_names(chosen)}; {nothing}."
+            )
+            continue
+        line = (
             f"- {len(moving)} of {total} numbers move {output} beyond noise: "
             f"{_names(moving)}; {nothing}."
         )
+        if chosen:  # stage 2 did not hold every lever that moves it: say what it covers
+            line += (
+                f" Of the stage-2 levers, {_names(chosen)} "
+                f"{'explains' if len(chosen) == 1 else 'explain'} "
+                f"at least {share:.0%} of its "
+                "variance with the others at their printed values."
+            )
+        out.append(line)
     return out
 
 
