@@ -199,7 +199,9 @@ class ScreenConfig:
     candidates: int  # numbers the lever names covered before any was dropped
 
 
-def load_screen(config: str | Path | dict, check: bool = True) -> ScreenConfig:
+def load_screen(
+    config: str | Path | dict, check: bool = True, progress: bool | None = False
+) -> ScreenConfig:
     """Read and check a screen config; every problem is a one-line ConfigError.
 
     ``check`` tries each range's ends through the game (clipping them); without it the ranges
@@ -245,6 +247,10 @@ def load_screen(config: str | Path | dict, check: bool = True) -> ScreenConfig:
     used_ranges: set[str] = set()
     levers, notes, zeros = [], list(skipped), []
     probe = _Prober(base, source, cfg.seed) if check else None
+    if check:  # the probes play: say so when the game's kernels compile first
+        from experiments.runner import announce_compile
+
+        announce_compile(cfg.game, progress)
     for name, section, printed in names:
         spec, key = _range_for(name, ranges)
         if key is not None:
@@ -855,7 +861,7 @@ def screen(
     from experiments.progress import Progress
     from experiments.store import _holder, _take_lock
 
-    sc = load_screen(config)
+    sc = load_screen(config, progress=progress)
     out = Path(out) if out is not None else Path("runs") / f"{sc.base.get('name') or 'screen'}"
     _prepare(sc, out, resume)
     lock = _take_lock(out)
