@@ -263,7 +263,7 @@ def load_screen(
             lever = probe.clip(lever)
             if lever.note:
                 notes.append(f"{name}: {lever.note}")
-            if lever.low == lever.high:
+            if lever.low >= lever.high:
                 continue
         levers.append(lever)
     if zeros:
@@ -461,7 +461,8 @@ class _Prober:
         if not why:
             return lever
         low, high = ends["low"], ends["high"]
-        if low == high:
+        if low >= high:  # (an end pulled back past the other when the printed value is outside)
+            low = high = lever.centre
             note = f"left out: the game refuses its range's ends ({why[0]})"
         else:
             note = f"range clipped to [{_fmt(low)}, {_fmt(high)}] ({why[0]})"
