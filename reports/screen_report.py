@@ -60,7 +60,8 @@ def sentences(sc, morris: pl.DataFrame, sobol: pl.DataFrame) -> list[str]:
             )
             continue
         line = (
-            f"- {len(moving)} of {total} numbers move {output} beyond noise: "
+            f"- {len(moving)} of {total} numbers {'moves' if len(moving) == 1 else 'move'} "
+            f"{output} beyond noise: "
             f"{_names(moving)}; {nothing}."
         )
         if chosen:  # stage 2 did not hold every lever that moves it: say what it covers
