@@ -2,7 +2,8 @@
 
 ``experiments.run(config_or_path, out=None, jobs=None, games=None, backend="local",
 scheduler=None, resume=False)`` runs an experiment from a notebook and returns its run directory;
-``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`).
+``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`);
+``experiments.screen(config, out=None, ...)`` ranks the levers by their effect (`menhir screen`).
 Importing this package compiles nothing.
 """
 
@@ -27,4 +28,15 @@ def balance(config, out=None, **options):
     return _balance(config, out, **options)
 
 
-__all__ = ["run", "balance", "ConfigError", "UserError"]
+def screen(config, out=None, **options):
+    """Screen a config's [screen] levers (Morris, then Sobol on the top ones); return the directory.
+
+    Options: ``jobs``, ``backend``, ``scheduler``, ``resume``, ``progress``; the directory holds
+    ``screen.parquet``, ``morris.csv``, ``sobol.csv``, ``screen.json`` and ``report/``.
+    """
+    from experiments.screening import screen as _screen
+
+    return _screen(config, out, **options)
+
+
+__all__ = ["run", "balance", "screen", "ConfigError", "UserError"]

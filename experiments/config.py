@@ -28,6 +28,7 @@ Schema (a list where a scalar is expected is a sweep axis)::
     [sweep]
     mode = "grid"              # grid | zip
     [balance]                  # read by `menhir balance` only (experiments/balance_search.py)
+    [screen]                   # read by `menhir screen` only (experiments/screening.py)
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ TOP_KEYS = (
     "data",
     "sweep",
     "balance",
+    "screen",
 )
 DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)

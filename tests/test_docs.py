@@ -4,15 +4,17 @@
   mkdocstrings cannot read fails it);
 - every ``menhir ...`` command and every TOML config in a fenced block of ``docs/`` and
   ``README.md`` runs, page by page in the order shown, with tiny game counts: ``run`` gets
-  ``--games 20``, configs get ``games = 20`` and a tiny ``[balance]`` budget, ``ladder`` plays 2
+  ``--games 20``, configs get ``games = 20`` and a tiny ``[balance]`` budget or ``[screen]``
+  design (20 games a point, 2 trajectories, a Sobol base of 4), ``ladder`` plays 2
   games per pair, ``bench`` measures 0.05 s per line and skips its cold-compile timing (a
   fresh process with an empty numba cache, a minute per game); outputs go to a temporary folder;
 - the README links only to files inside the project.
 
 A ```` ```toml ```` block with ``title="NAME.toml"`` is written as that file in the page's
 folder; a config (it has a ``game`` key) is run with ``menhir run`` (``balance`` when it has a
-``[balance]`` table) unless a later command of the page names it. A TOML block without a
-``game`` key (a variant data file) is parsed and written, for the commands that name it.
+``[balance]`` table, ``screen`` with a ``[screen]`` table) unless a later command of the page
+names it. A TOML block without a ``game`` key (a variant data file) is parsed and written, for
+the commands that name it.
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ def tiny_config(raw: dict) -> dict:
     raw = dict(raw)
     raw["games"] = min(int(raw.get("games", GAMES)), GAMES)
     raw.pop("chunk_games", None)
+    if "screen" in raw:  # 2 trajectories, a Sobol base of 4, 20 games a point
+        raw["screen"] = dict(raw["screen"]) | {"games": 20, "trajectories": 2, "sobol_n": 4}
+        raw["screen"]["sobol_top"] = min(int(raw["screen"].get("sobol_top", 2)), 2)
     if "balance" in raw:
         bal = dict(raw["balance"])
         # a few hundred games per trial: with fewer, a role with no win at all gets a Wilson
@@ -182,7 +187,7 @@ class Page:
             env[key] = value
         argv = words[1:]
         cmd = argv[0] if argv else ""
-        if cmd in ("run", "balance"):
+        if cmd in ("run", "balance", "screen"):
             argv[1] = self.local_config(argv[1])
             argv = _set_option(argv, "--jobs", "1")
             if cmd == "run":
@@ -245,7 +250,7 @@ class Page:
             return  # a later command of the page runs it
         path = self.work / (name or f"example_{lineno}.toml")
         path.write_text(dump_toml(tiny_config(raw)), encoding="utf-8")
-        cmd = "balance" if "balance" in raw else "run"
+        cmd = "balance" if "balance" in raw else "screen" if "screen" in raw else "run"
         out = f"runs/example_{lineno}"
         self.run_command(f"menhir {cmd} {path.name} --out {out}", lineno)
 

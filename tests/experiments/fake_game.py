@@ -2,7 +2,9 @@
 
 Each seat rolls ``dice`` six-sided dice from the chance stream; a greedy bot adds its ``edge``;
 the red role scores ``bonus`` extra; the blue role loses ``blue_penalty`` points unless a greedy
-bot plays it (a role only a weak bot plays badly); ``delay_ms`` slows each game down so a test
+bot plays it (a role only a weak bot plays badly); ``twist`` adds round(twist x (dice - 3)) to
+red's bonus (0 at its default: an interaction of two levers) and ``decoy`` is declared and never
+read (an inert lever), for `menhir screen`'s tests; ``delay_ms`` slows each game down so a test
 can kill a run mid-way. Roles are dealt at random from the chance stream, drafted in seat order
 (greedy takes red first, random picks from its own stream), or fixed.
 """
@@ -51,6 +53,8 @@ def _play(setup, seeds):
             edge = bot_params[seat, 0] * rngs[1 + seat].random() if codes[seat] == 1 else 0.0
             result.components[g, seat, 0] = rolls[seat].sum() + int(round(edge))
             result.components[g, seat, 1] = int(params["bonus"]) if roles[seat] == 0 else 0
+            if roles[seat] == 0 and params["twist"]:
+                result.components[g, seat, 1] += int(round(params["twist"] * (params["dice"] - 3)))
             if roles[seat] == 2 and codes[seat] != 1:
                 result.components[g, seat, 1] -= params["blue_penalty"]
             result.role[g, seat] = roles[seat]
@@ -84,6 +88,8 @@ GAME = GameDecl(
             Param(
                 "blue_penalty", "int", 0, "points blue loses with a non-greedy bot", low=0, high=9
             ),
+            Param("twist", "float", 0.0, "red's extra per die above 3", low=-5, high=5),
+            Param("decoy", "float", 0.0, "declared, never read (an inert lever)", low=0, high=10),
         )
     ),
     bots=(
