@@ -459,6 +459,11 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
                 if apart == cross.height
                 else f"only {apart} of {cross.height} pairs told apart"
             )
+            close = cross.row(int(cross["diff"].arg_min()), named=True)
+            sure += (
+                f"; closest {memo.pts_ci(close['diff'], close['lo_simul95'], close['hi_simul95'])}"
+                " simultaneous"
+            )
             nxt = ", ".join(name(x) for x in below)
             text += f"; {who}ahead of {nxt} by {gap} points ({sure})"
         parts.append(text)
@@ -475,9 +480,11 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     lines = [
         f"## Which {memo.plural(word)} and seats can be told apart",
         "",
-        "Each pair's win-rate difference has a 95% interval that accounts for the games the "
-        "two share (delta method), and is told apart when its Holm-adjusted p < 0.05 across "
-        "the variant's pairs (`pairwise.csv`).",
+        "Each pair's win-rate difference has an interval that accounts for the games the "
+        "two share (delta method) and is simultaneous over the variant's pairs: all of them "
+        "cover their true differences together 95% of the time (a max-t band). A pair is told "
+        "apart when its interval excludes 0, which is when its adjusted p (max-t) is below "
+        "0.05 (`pairwise.csv`: `lo_simul95`, `hi_simul95`, `p_maxt`).",
         "",
     ]
     for unit, unit_word in (("role", word), ("seat", "seat")):
@@ -500,7 +507,8 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         unit_word = word if worst["unit"] == "role" else "seat"
         lines.append(
             f"More games: {pairwise.needed_text(worst, unit_word)} ({worst['label']}; 80% "
-            "power at the 5% level at the observed gap). That is the largest such number among "
+            "power at the observed gap to be told apart as above, by the simultaneous "
+            "interval). That is the largest such number among "
             f"the gaps of {100 * pairwise.MIN_GAP:.0f} point or more not yet told apart; "
             "`games_needed` in `pairwise.csv` has every pair."
         )
