@@ -36,18 +36,55 @@ def decisions_lazy(players: pl.LazyFrame, group: str, pts: list[str]) -> pl.Lazy
     )
 
 
-def rule_holes(mix: pl.DataFrame, group: str, labels: dict, word: str) -> list[str]:
-    """Plain-words flags from the decision mix table (one row per variant, group, strategy)."""
+ROLE_CHOICE = ("role", "draft")  # words of a decision kind that chooses a role (with the
+# game's own word for a role): no decision at all when roles are dealt or fixed, not drafted
+
+
+def disabled_kinds(setup: dict, kinds: list[str], word: str = "role") -> set[str]:
+    """The decision kinds a variant's setup switches off: choosing a role when roles are dealt
+    at random or fixed (`setup["roles"]` other than "draft")."""
+    if setup.get("roles", "random") == "draft":
+        return set()
+    words = {*ROLE_CHOICE, word}
+    return {k for k in kinds if words & set(k.split("_"))}
+
+
+def rule_holes(
+    mix: pl.DataFrame, group: str, labels: dict, word: str, disabled: dict | None = None
+) -> list[str]:
+    """Plain-words flags from the decision mix table (one row per variant, group, strategy).
+
+    `disabled` maps (run, variant) to the decision kinds its setup switches off
+    (`disabled_kinds`): those are not flagged. A kind never taken in a variant but taken in
+    another variant of the same run is what the variant's settings change, said apart (its line
+    ends "not a rule hole").
+    """
     acts = [c for c in mix.columns if c.startswith("act_")]
     pts = [c for c in mix.columns if c.startswith("sum_pts_")]
+    disabled = disabled or {}
+    taken = (
+        mix.group_by(["run", "variant"])
+        .agg(pl.col(acts).sum())
+        .group_by("run")
+        .agg(*((pl.col(a) > 0).sum().alias(a) for a in acts))
+    )
+    variants_taking = {r["run"]: r for r in taken.iter_rows(named=True)}
     lines = []
     for (run, variant), part in mix.group_by(KEY, maintain_order=True):
         label = labels.get((run, variant), variant)
-        never = [a[4:] for a in acts if part[a].sum() == 0]
+        off = disabled.get((run, variant), set())
+        never = [a[4:] for a in acts if part[a].sum() == 0 and a[4:] not in off]
+        elsewhere = [k for k in never if variants_taking[run][f"act_{k}"] > 0]
+        never = [k for k in never if k not in elsewhere]
         if never:
             lines.append(
                 f"- variant {label}: decision(s) never taken by any seat: {', '.join(never)} "
                 "(a dead rule, or one the bots never use)."
+            )
+        if elsewhere:
+            lines.append(
+                f"- variant {label}: decision(s) not taken here but taken in other variants: "
+                f"{', '.join(elsewhere)} (what this variant's settings change, not a rule hole)."
             )
         per_group = part.group_by(group).agg(pl.col(acts).sum(), pl.col(pts).sum())
         if per_group.height < 2:

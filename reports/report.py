@@ -286,7 +286,7 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
 
 
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return memo.pts(x)
 
 
 def compare_label(label: str, base: str) -> str:
@@ -309,7 +309,7 @@ def _difference_line(r: dict) -> str:
     return (
         f"- {where}{compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
         f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
-        f"({r['method']}, p = {r['p_holm']:.2g} Holm), {sig}"
+        f"({r['method']}, p {memo.p_is(r['p_holm'])} Holm), {sig}"
     )
 
 
@@ -332,22 +332,49 @@ def _flags(t: dict) -> list[str]:
             f"- RULE HOLE? {capped} games of variant {r['label']} ended by the safety cap "
             "(`turn_cap`)."
         )
-    # one line per role and finding, however many variants it holds in
+    # one line per role (or seat) and finding, however many variants it holds in
     found: dict[tuple, list[str]] = {}
-    for r in t["win_by_role"].sort("order").iter_rows(named=True):
-        if r["wins"] == 0 or r["wins"] == r["n"]:
-            what = "never" if r["wins"] == 0 else "always"
-            if _solo(r):
-                what, games = f"{what} reaches the solo target", "solo games"
-            else:
-                what, games = f"{what} wins", "games"
-            found.setdefault((r["role"], what), []).append(f"{r['label']} ({r['n']} {games})")
-    for (role, what), where in found.items():
+    has_roles = t["win_by_role"].height > 0
+    for unit, table in (("role", t["win_by_role"]), ("seat", t["win_by_seat"])):
+        for r in table.sort("order").iter_rows(named=True):
+            if unit == "seat" and has_roles and _solo(r):
+                continue  # a solo seat is its role: flagged once, above
+            what = _never_always(r)
+            if what is None:
+                continue
+            who = r["role"] if unit == "role" else f"seat {r['seat']}"
+            games = "solo games" if _solo(r) else "games"
+            wins = f"{r['wins']:,.0f}" if float(r["wins"]).is_integer() else f"{r['wins']:,.1f}"
+            share = 100 * r["win_rate"]
+            share = memo.num(share, ".2g" if 0 < share < 1 else ".1f")
+            where = f"{r['label']} ({wins} of {r['n']:,} {games}, {share}%)"
+            found.setdefault((who, what), []).append(where)
+    for (who, what), where in found.items():
         if len(where) == 1:
-            flags.append(f"- {role} {what} in variant {where[0]}.")
+            flags.append(f"- {who} {what} in variant {where[0]}.")
         else:
-            flags.append(f"- {role} {what} in {len(where)} variants: {'; '.join(where)}.")
+            flags.append(f"- {who} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
+
+
+NEVER_WINS, ALWAYS_WINS = 0.01, 0.99  # "never wins" at or below 1% of its games, "always" from 99%
+
+
+def _never_always(r: dict) -> str | None:
+    """'never wins (at most 1% of its games)' / 'always wins (at least 99% ...)' (or '...
+    reaches the solo target ...') for a win-table row at or below NEVER_WINS or at or above
+    ALWAYS_WINS; None otherwise (each variant's count follows in the flag). A row whose fair
+    share is itself that low (the game nearly always ends with nobody winning) is not flagged as
+    never winning unless it wins less than half its fair share."""
+    rate = r["win_rate"]
+    low = rate <= NEVER_WINS and (_solo(r) or rate < r["fair"] / 2)
+    if not (low or rate >= ALWAYS_WINS):
+        return None
+    what = "never" if low else "always"
+    share = 100 * (NEVER_WINS if low else ALWAYS_WINS)
+    bound = f" ({'at most' if low else 'at least'} {share:.0f}% of its games)"
+    verb = "reaches the solo target" if _solo(r) else "wins"
+    return f"{what} {verb}{bound}"
 
 
 def _solo(r: dict) -> bool:
@@ -378,7 +405,7 @@ def _chi_line(r: dict) -> str:
     where = f"players {r['players']}: " if "players" in r else ""
     return (
         f"- {where}{r['test']}: chi2 = {memo.stat(r['chi2'])}, dof {r['dof']}, "
-        f"p = {r['p_holm']:.2g} (Holm), {sig}"
+        f"p {memo.p_is(r['p_holm'])} (Holm), {sig}"
     )
 
 
@@ -386,8 +413,9 @@ def _spread_interval_text(r: dict) -> str:
     if r.get("spread_low") is None:
         return ""
     return (
-        f" [{100 * r['spread_low']:.1f}, {100 * r['spread_high']:.1f}] (max minus min of noisy "
-        f"rates is biased upward, here by about {100 * r['spread_bias']:.1f} points; the "
+        f" [{memo.num(100 * r['spread_low'])}, {memo.num(100 * r['spread_high'])}] (max minus "
+        "min of noisy rates is biased upward, here by about "
+        f"{memo.num(100 * r['spread_bias'])} points; the "
         "interval allows for it)"
     )
 
@@ -516,22 +544,21 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     return lines
 
 
-def _headline(t: dict, word: str) -> list[str]:
-    worst = pairwise.worth_playing(t["pairwise"])
-    if worst is None:
-        return []
-    unit_word = word if worst["unit"] == "role" else "seat"
-    return [f"Headline: {pairwise.needed_text(worst, unit_word)}.", ""]
-
-
-def _rule_hole_lines(t: dict, word: str) -> list[str]:
+def _rule_hole_lines(t: dict, word: str, runs: list[Run] | None = None) -> list[str]:
     mix = t.get("_mix")
     if mix is None or not mix.height:
         return []
     group = t["_meta"]["group"][0]
     labels = {(r["run"], r["variant"]): r["label"] for r in t["keys"].iter_rows(named=True)}
+    kinds = [c[4:] for c in mix.columns if c.startswith("act_")]
+    disabled = {
+        (run.name, str(v.get("id"))): decisions.disabled_kinds(v.get("setup") or {}, kinds, word)
+        for run in runs or []
+        for v in run.manifest.get("variants") or []
+        if isinstance(v, dict)
+    }
     holes = _merge_variants(
-        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat"),
+        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat", disabled),
         t["keys"]["label"].to_list(),
     )
     title = "## Rule holes: what the players never or only sometimes did"
@@ -681,8 +708,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     solo_only = t["win_by_seat"]["fair"].null_count() == t["win_by_seat"].height
     paired = ", ".join(f"{r.name}: {r.manifest.get('paired')}" for r in runs)
     game_ids = dict.fromkeys(str(r.manifest.get("game")) for r in runs)
-    holes = _rule_hole_lines(t, word)
-    n_holes = max(0, len(holes) - 3)
+    holes = _rule_hole_lines(t, word, runs)
+    n_holes = sum(x.startswith("- ") and "not a rule hole" not in x for x in holes)
     stalemates = _stalemate_lines(bal)
     unfinished = _incomplete_lines(runs)
     context = [
@@ -696,7 +723,6 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         "",
         *_everybody_lost_lines(t),
         *levels.headline(t.get("across_levels", pl.DataFrame())),
-        *_headline(t, word),
     ]
     fig = lambda names: _figures(names, out, word, param, group)  # noqa: E731
     far = memo.far_flags(t, word)
@@ -704,7 +730,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         render.Section(
             "flags",
             "Flags",
-            far + _flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."],
+            far + _flags(t)
+            or [f"- none: no safety-cap ends, no {word} or seat always/never wins."],
         )
     ]
     marks = (

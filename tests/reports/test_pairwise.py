@@ -287,8 +287,9 @@ def test_summary_and_html_use_the_games_word_and_say_how_ties_count(leader_repor
     assert "wins per game played, 95% wilson interval" in section(summary, "Leaders").lower()
     assert "cannot be told apart at 2,000 games" in summary or "ahead of" in summary
     assert "leader spread" in summary and "biased upward" in summary
-    head = summary.split("## Flags")[0]
-    assert "Headline: to separate" in head and "games per variant" in head
+    head, rest = summary.split("## Flags")
+    assert "to separate" not in head  # the power line comes after the findings
+    assert "More games: to separate" in rest and "games per variant" in rest
     html = (out / "report.html").read_text()
     assert "pairwise_heatmap" in html and "Win rate by leader" in html
     assert re.search(r"<th [^>]*>leader</th>", html)
@@ -309,4 +310,4 @@ def test_run_headline_names_the_largest_games_needed_worth_playing(leader_report
     assert line.startswith(f"to separate {who(worst['a'])} from {who(worst['b'])} (")
     assert line.endswith(f"{about(worst['games_needed'])} games per variant")  # no label: 1 variant
     summary = (out / "summary.md").read_text()
-    assert f"Headline: {line}." in summary
+    assert f"More games: {line} (" in summary
