@@ -103,6 +103,93 @@ def rule_holes(
     return lines
 
 
+SAME_SHARE = 0.99  # "the same decisions in nearly every game": at least this share of games
+
+
+def same_decisions_lazy(players: pl.LazyFrame, paired: pl.DataFrame) -> pl.LazyFrame | None:
+    """Per paired comparison: games matched with the baseline and games with the same decisions.
+
+    `paired` holds the comparisons made on common random numbers (rows of
+    `stats.comparisons` with `base_run`, `base_variant`). A game has the same decisions when
+    every seat's ``act_*`` counts equal the baseline's in the same game index, row for row
+    (one 64-bit hash of the counts per row is compared; a collision is a 2^-64 event). None
+    when the game declares no decision kinds or nothing is paired.
+    """
+    acts = act_columns(players)
+    if not acts or not paired.height:
+        return None
+    rows = players.select(*KEY, "game", "seat", pl.struct(acts).hash(seed=7).alias("h"))
+    pairs = paired.select(*KEY, "base_run", "base_variant").lazy()
+    base = rows.select(
+        pl.col("run").alias("base_run"),
+        pl.col("variant").alias("base_variant"),
+        "game",
+        "seat",
+        pl.col("h").alias("h_base"),
+    )
+    per_game = (
+        rows.join(pairs, on=KEY)
+        .join(base, on=["base_run", "base_variant", "game", "seat"])
+        .group_by([*KEY, "game"])
+        .agg((pl.col("h") == pl.col("h_base")).all().alias("same"))
+    )
+    return per_game.group_by(KEY).agg(
+        pl.len().alias("games"), pl.col("same").sum().cast(pl.Int64).alias("same_games")
+    )
+
+
+def same_decisions_table(same: pl.DataFrame, paired: pl.DataFrame) -> pl.DataFrame:
+    """The CSV: per paired variant, its baseline, games compared, games with the same decisions
+    and their share; `nearly_all` when the share is at least SAME_SHARE."""
+    if not same.height:
+        return pl.DataFrame()
+    return (
+        paired.select("order", *KEY, "label", "short", "base_label", "base_run", "base_variant")
+        .join(same, on=KEY, how="inner")
+        .with_columns((pl.col("same_games") / pl.col("games")).alias("share"))
+        .with_columns((pl.col("share") >= SAME_SHARE).alias("nearly_all"))
+        .sort("order")
+    )
+
+
+def _in_words(label: str) -> str:
+    """A variant's label in words: 'v1 (players=4,roles.trusted.rp_as_vp=2)' -> 'players 4,
+    roles.trusted.rp_as_vp 2'; a label without settings stays as it is."""
+    inner = label.rpartition("(")[2].rstrip(")") if label.endswith(")") else label
+    run = label.split(": ", 1)[0] + ": " if ": " in label else ""
+    return run + ", ".join(part.replace("=", " ") for part in inner.split(","))
+
+
+def same_sentence(table: pl.DataFrame) -> str | None:
+    """The headline's sentence when paired variants made the same decisions in (nearly) every
+    game: 'The variant <variant> differs from <baseline> only in scoring: the bots made the same
+    decisions in every game (2,000 paired games).'"""
+    if not table.height:
+        return None
+    rows = table.filter(pl.col("nearly_all")).to_dicts()
+    if not rows:
+        return None
+    parts = []
+    for r in rows[:3]:
+        a, b = _in_words(r["label"]), _in_words(r["base_label"])
+        if r["same_games"] == r["games"]:
+            parts.append(
+                f"{a} differs from {b} only in scoring: the bots made the same decisions in "
+                f"every game ({r['games']:,} paired games)"
+            )
+        else:
+            parts.append(
+                f"{a} differs from {b} almost only in scoring: the bots made the same decisions "
+                f"in {100 * r['share']:.1f}% of the games ({r['same_games']:,} of "
+                f"{r['games']:,} paired games; the threshold is {100 * SAME_SHARE:.0f}%)"
+            )
+    more = len(rows) - len(parts)
+    text = "; ".join(parts)
+    if more:
+        text += f"; so do {more} more variant{'s' if more > 1 else ''} (`same_decisions.csv`)"
+    return f"The variant {text}."
+
+
 def mix_table(mix: pl.DataFrame) -> pl.DataFrame:
     """The CSV: mean decisions of each kind per game, by variant, group and bot."""
     return mix.drop([c for c in mix.columns if c.startswith("sum_")])

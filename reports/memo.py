@@ -444,12 +444,20 @@ def _flag_sentence(t: dict, word: str, far_lines: list[str], holes: int) -> str:
     return "Flags: " + "; ".join(parts) + "."
 
 
+def _same_decisions_sentence(t: dict) -> str | None:
+    """Paired variants whose bots decided alike in (nearly) every game (reports/decisions.py)."""
+    from reports.decisions import same_sentence
+
+    return same_sentence(t.get("same_decisions", pl.DataFrame()))
+
+
 def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:
     """Three to six plain sentences from the data, the report's first words."""
     several = t["keys"].height > 1
     sentences = [
         _imbalance_sentence(t, word, group, several),
         _sweep_sentence(t, word, param) if several else None,
+        _same_decisions_sentence(t),
         _seat_sentence(t) if group == "role" else None,
         _flag_sentence(t, word, far_flags(t, word), holes),
     ]

@@ -96,6 +96,10 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         roles = sorted(agg["role"].drop_nulls().unique().to_list())
         lazies = [stats.paired_lazy(players, u, paired_keys, roles) for u in units]
         paired = dict(zip(units, _collect(lazies, runs), strict=True))
+    same_lazy = decisions.same_decisions_lazy(players, paired_keys)
+    same = pl.DataFrame()
+    if same_lazy is not None:
+        same = decisions.same_decisions_table(_collect([same_lazy], runs)[0], paired_keys)
 
     by_seat = win_table(agg, ["seat"], info, keys)
     by_role = win_table(agg.filter(pl.col("role").is_not_null()), ["role"], info, keys)
@@ -147,6 +151,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "pairwise": pairs,
         "stalemates": _with_keys(stall, keys),
         "decision_mix": _mix_or_empty(mix, keys),
+        "same_decisions": same,
         "_mix": mix if mix is not None else pl.DataFrame(),
         **_level_tables(runs, by_role, by_seat, by_bot, info, role_word(runs)),
         "_lengths": _with_keys(lengths, keys),
@@ -620,6 +625,7 @@ _CSV_FILES = [
     ("everybody_lost.csv", "games nobody won (a collective defeat) per variant, Wilson interval"),
     ("score_components.csv", "mean points of each scoring component"),
     ("decision_mix.csv", "mean decisions of each kind per game"),
+    ("same_decisions.csv", "paired variants: games where the bots decided as in the baseline"),
     ("across_levels.csv", "findings checked across bot levels"),
     ("skill_in_mixed_games.csv", "each bot's win share in mixed games"),
 ]
