@@ -3,12 +3,16 @@
 Every game counts each seat's decisions by kind (``act_<kind>`` columns of the players table,
 declared by the game). The report shows the mix per role (or seat) and per bot, and flags:
 
-- a decision kind that no seat ever took in a variant: a dead rule, or one the bots never use;
+- a decision kind that no seat ever took in a variant: a gap of the bots when random play of
+  the same setup takes it (a few hundred seeded random games, or a random-bot variant of the
+  report with the same setup), else a dead rule;
 - a decision kind that only one role ever takes (when several roles are in play);
 - a score component that is always zero for a role while others score it.
 """
 
 from __future__ import annotations
+
+import json
 
 import polars as pl
 
@@ -49,34 +53,122 @@ def disabled_kinds(setup: dict, kinds: list[str], word: str = "role") -> set[str
     return {k for k in kinds if words & set(k.split("_"))}
 
 
+RANDOM_GAMES = 200  # random games played per setup to tell a bot gap from a rule hole
+RANDOM_ROOT_SEED = 0  # their seeds: games 0 .. RANDOM_GAMES - 1 of this root seed
+_RANDOM_CACHE: dict[str, dict[str, float] | None] = {}
+
+
+def random_play_use(game: str, setup: dict, games: int = RANDOM_GAMES) -> dict[str, float] | None:
+    """Mean decisions of each kind per game when every seat of `setup` (a manifest's variant
+    setup) plays the random bot: `games` games, seeds fixed (the same answer every time, kept
+    for the process). None when the game is not registered here or the setup cannot be rebuilt
+    (a whole variant data file: the manifest keeps only its name and hash)."""
+    from sim.core.params import ParamError
+    from sim.core.registry import GAME_MODULES, make_setup
+
+    if game not in GAME_MODULES or "data_file" in setup:
+        return None
+    key = json.dumps([game, {k: v for k, v in setup.items() if k != "bots"}, games], default=str)
+    if key not in _RANDOM_CACHE:
+        import numpy as np
+
+        from sim.core.batch import play_batch
+
+        try:
+            made = make_setup(
+                game,
+                setup.get("players"),
+                setup.get("params") or {},
+                "random",
+                setup.get("roles", "random"),
+                setup.get("data") or None,
+            )
+        except ParamError:
+            _RANDOM_CACHE[key] = None
+            return None
+        _, players = play_batch(made, np.arange(games), RANDOM_ROOT_SEED)
+        acts = act_columns(players.lazy())
+        sums = players.select(pl.col(acts).sum()).row(0, named=True)
+        _RANDOM_CACHE[key] = {a[4:]: float(v) / games for a, v in sums.items()}
+    return _RANDOM_CACHE[key]
+
+
+def _uses(kinds: list[str], use: dict[str, float]) -> str:
+    return ", ".join(f"{k} {use[k]:.1f}" if use[k] >= 0.1 else f"{k} {use[k]:.2g}" for k in kinds)
+
+
 def rule_holes(
-    mix: pl.DataFrame, group: str, labels: dict, word: str, disabled: dict | None = None
+    mix: pl.DataFrame,
+    group: str,
+    labels: dict,
+    word: str,
+    disabled: dict | None = None,
+    random_use=None,
 ) -> list[str]:
     """Plain-words flags from the decision mix table (one row per variant, group, strategy).
 
     `disabled` maps (run, variant) to the decision kinds its setup switches off
     (`disabled_kinds`): those are not flagged. A kind never taken in a variant but taken in
     another variant of the same run is what the variant's settings change, said apart (its line
-    ends "not a rule hole").
+    ends "not a rule hole"). `random_use(run, variant)` gives random play's use of each kind in
+    the variant's setup, ``(mean per game by kind, games, where)``, or None (the variant's
+    own bots are random, or no random play is at hand): a kind the bots never take that random
+    play takes is a gap of the bots, not a rule hole; one random play never takes either is a
+    dead rule in that setup.
     """
     acts = [c for c in mix.columns if c.startswith("act_")]
     pts = [c for c in mix.columns if c.startswith("sum_pts_")]
     disabled = disabled or {}
+    # per run and set of bots: how many variants take each kind (a bot-level sweep's variants
+    # differ by their bots, not by settings, and are not compared here)
     taken = (
-        mix.group_by(["run", "variant"])
-        .agg(pl.col(acts).sum())
-        .group_by("run")
+        mix.group_by(KEY)
+        .agg(pl.col(acts).sum(), pl.col("strategy").unique().sort().str.join(",").alias("bots"))
+        .group_by("run", "bots")
         .agg(*((pl.col(a) > 0).sum().alias(a) for a in acts))
     )
-    variants_taking = {r["run"]: r for r in taken.iter_rows(named=True)}
+    variants_taking = {(r["run"], r["bots"]): r for r in taken.iter_rows(named=True)}
+    taken_in_run = taken.group_by("run").agg(pl.col(acts).sum())
+    any_taking = {r["run"]: r for r in taken_in_run.iter_rows(named=True)}
     lines = []
     for (run, variant), part in mix.group_by(KEY, maintain_order=True):
         label = labels.get((run, variant), variant)
         off = disabled.get((run, variant), set())
+        bots = ",".join(sorted(part["strategy"].unique().to_list()))
         never = [a[4:] for a in acts if part[a].sum() == 0 and a[4:] not in off]
-        elsewhere = [k for k in never if variants_taking[run][f"act_{k}"] > 0]
+        elsewhere = [k for k in never if variants_taking[(run, bots)][f"act_{k}"] > 0]
         never = [k for k in never if k not in elsewhere]
-        if never:
+        rand = random_use(run, variant) if never and random_use is not None else None
+        if rand is not None:
+            use, games, where = rand
+            gap = [k for k in never if use.get(k, 0) > 0]
+            never = [k for k in never if k not in gap]
+            if gap:
+                lines.append(
+                    f"- variant {label}: the bots never did {', '.join(gap)}; random play does "
+                    f"({_uses(gap, use)} a game, {games:,} random games {where}): a gap of the "
+                    "bots, not a rule hole."
+                )
+            if never:
+                lines.append(
+                    f"- variant {label}: decision(s) never taken by any seat, nor by random "
+                    f"play in {games:,} games {where}: {', '.join(never)} (a dead rule in this "
+                    "setup)."
+                )
+        elif never and bots == "random":
+            others = [k for k in never if any_taking[run][f"act_{k}"] > 0]
+            never = [k for k in never if k not in others]
+            if others:
+                lines.append(
+                    f"- variant {label}: random play never did {', '.join(others)}; the run's "
+                    "other bots do (not a rule hole)."
+                )
+            if never:
+                lines.append(
+                    f"- variant {label}: decision(s) never taken by any seat, random play as it "
+                    f"is: {', '.join(never)} (a dead rule in this setup)."
+                )
+        elif never:
             lines.append(
                 f"- variant {label}: decision(s) never taken by any seat: {', '.join(never)} "
                 "(a dead rule, or one the bots never use)."
@@ -94,7 +186,7 @@ def rule_holes(
             if len(takers) == 1:
                 lines.append(f"- variant {label}: only the {word} {takers[0]} ever takes {a[4:]}.")
         for p in pts:
-            zero = per_group.filter(pl.col(p) == 0)[group].to_list()
+            zero = sorted(per_group.filter(pl.col(p) == 0)[group].to_list())
             if zero and len(zero) < per_group.height:
                 lines.append(
                     f"- variant {label}: {p[8:]} points are always zero for "

@@ -563,11 +563,58 @@ def _rule_hole_lines(t: dict, word: str, runs: list[Run] | None = None) -> list[
         if isinstance(v, dict)
     }
     holes = _merge_variants(
-        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat", disabled),
+        decisions.rule_holes(
+            mix,
+            group,
+            labels,
+            word if group == "role" else "seat",
+            disabled,
+            _random_use(t, runs or [], labels),
+        ),
         t["keys"]["label"].to_list(),
     )
     title = "## Rule holes: what the players never or only sometimes did"
     return [title, "", *holes, ""] if holes else []
+
+
+def _random_use(t: dict, runs: list[Run], labels: dict):
+    """random_use(run, variant) for decisions.rule_holes: random play's mean decisions of each
+    kind per game in that variant's setup, from a random-bot variant of the report with the
+    same setup when there is one, else from decisions.random_play_use (seeded random games);
+    None for a variant whose own bots are all random."""
+    mix = t["_mix"]
+    strategies = mix.group_by(KEY).agg(pl.col("strategy").unique())
+    all_random = {
+        (r["run"], r["variant"]): set(r["strategy"]) == {"random"}
+        for r in strategies.iter_rows(named=True)
+    }
+    entries = {
+        (run.name, str(v.get("id"))): (str(run.manifest.get("game")), v.get("setup") or {})
+        for run in runs
+        for v in run.manifest.get("variants") or []
+        if isinstance(v, dict)
+    }
+    games = {(r["run"], r["variant"]): r["games"] for r in t["info"].iter_rows(named=True)}
+    acts = [c for c in mix.columns if c.startswith("act_")]
+
+    def same_setup(a: tuple, b: tuple) -> bool:
+        drop = lambda s: {k: v for k, v in s.items() if k != "bots"}  # noqa: E731
+        return a[0] == b[0] and drop(a[1]) == drop(b[1])
+
+    def use(run: str, variant: str):
+        key = (run, variant)
+        if all_random.get(key, True) or key not in entries:
+            return None
+        for other, entry in entries.items():
+            if all_random.get(other) and other in games and same_setup(entry, entries[key]):
+                part = mix.filter((pl.col("run") == other[0]) & (pl.col("variant") == other[1]))
+                sums = part.select((pl.col(a) * pl.col("n")).sum() for a in acts).row(0)
+                means = {a[4:]: x / games[other] for a, x in zip(acts, sums, strict=True)}
+                return means, games[other], f"of the report's variant {labels[other]}"
+        found = decisions.random_play_use(*entries[key])
+        return None if found is None else (found, decisions.RANDOM_GAMES, "of this setup")
+
+    return use
 
 
 def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
