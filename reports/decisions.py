@@ -190,7 +190,8 @@ def rule_holes(
             if zero and len(zero) < per_group.height:
                 lines.append(
                     f"- variant {label}: {p[8:]} points are always zero for "
-                    f"{', '.join(str(z) for z in zero)}."
+                    + ", ".join(f"seat {z}" if group == "seat" else str(z) for z in zero)
+                    + "."
                 )
     return lines
 

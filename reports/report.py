@@ -511,7 +511,9 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     if not pairs.height:
         return []
     lines = [
-        f"## Which {memo.plural(word)} and seats can be told apart",
+        f"## Which {memo.plural(word)} and seats can be told apart"
+        if (pairs["unit"] == "role").any()
+        else "## Which seats can be told apart",
         "",
         "Each pair's win-rate difference has an interval that accounts for the games the "
         "two share (delta method) and is simultaneous over the variant's pairs: all of them "
@@ -857,16 +859,16 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         )
     spread_note = (
         f"The {word} spread is the strongest minus the weakest {word}; max minus min of noisy "
-        "rates is biased upward, and its interval allows for it."
+        "rates is biased upward, and its interval allows for it. "
+        if group == "role"
+        else ""  # a game without roles has no spread column: no note for it
     )
-    seat_note = (
-        "" if solo_only else " First-seat advantage: seat 0's win rate minus its fair share."
-    )
+    seat_note = "" if solo_only else "First-seat advantage: seat 0's win rate minus its fair share."
     sections.append(
         render.Section(
             "balance",
             "Balance per variant",
-            [spread_note + seat_note],
+            [(spread_note + seat_note).strip()],
             memo.balance_table(bal, word),
             images=fig(["balance", "game_length", "end_reasons"]),
         )

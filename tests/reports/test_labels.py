@@ -60,7 +60,7 @@ def test_the_power_line_reads_more_games_and_comes_after_the_findings(seatless):
     assert "More games:" not in first  # not among the headline and its context
     line = next(x for x in rest.splitlines() if x.startswith("More games: to separate"))
     assert "games per variant" in line
-    told = section(summary, "Which roles and seats can be told apart")
+    told = section(summary, "Which seats can be told apart")  # no roles in this game
     assert line in told
 
 
@@ -83,6 +83,8 @@ def test_a_game_without_roles_has_no_role_columns_and_no_role_header(seatless):
         "variant", "games", "first-seat advantage (points)", "rounds", "turns",
         "ended by the safety cap",
     }  # fmt: skip
+    assert "spread" not in section(summary, "Balance per variant")  # nor its note
+    assert "roles" not in summary.lower().replace("no role or seat", "")
     html = (seatless / "report.html").read_text()
     assert "spread (points)" not in html and "strongest" not in html.split("Full detail")[0]
     # the differences table's first header says what its rows are
