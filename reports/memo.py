@@ -17,17 +17,21 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
-from reports.wording import (
+from reports.wording import (  # noqa: F401 (num, pts, p_is: used as memo.num by others)
     FAR,
     FAR_BAND,
+    P_FLOOR,
     SIG,
     compare_label,
     count,
+    num,
+    p_is,
     p_text,
     pct,
     pct_ci,
     plural,
     pretty,
+    pts,
     pts_ci,
     stat,
     title,
@@ -128,7 +132,10 @@ def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
             whos.append(who)
         mark = f" {SIG}" if r["significant"] else ""
         cells[(who, col)] = pts_ci(r["diff"], r["ci_low"], r["ci_high"]) + mark
-    rows = [{word: w} | {c: cells.get((w, c), "") for c in columns} for w in whos]
+    # the first column's header names what its rows are: roles, seats, or both
+    seats = [w.startswith("seat ") for w in whos]
+    head = "seat" if all(seats) else word if not any(seats) else f"{word} or seat"
+    rows = [{head: w} | {c: cells.get((w, c), "") for c in columns} for w in whos]
     return pd.DataFrame(rows)
 
 
@@ -161,7 +168,10 @@ def balance_table(bal: pl.DataFrame, word: str) -> pd.DataFrame:
                 "ended by the safety cap": count(capped),
             }
         )
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    # only the columns that apply to the game: a game without roles has no role spread
+    empty = [c for c in frame.columns if len(frame) and (frame[c] == "").all()]
+    return frame.drop(columns=empty)
 
 
 def chi_table(chi: pl.DataFrame) -> pd.DataFrame:
@@ -367,12 +377,20 @@ def _flag_sentence(t: dict, word: str, far_lines: list[str], holes: int) -> str:
     return "Flags: " + "; ".join(parts) + "."
 
 
+def _same_decisions_sentence(t: dict) -> str | None:
+    """Paired variants whose bots decided alike in (nearly) every game (reports/decisions.py)."""
+    from reports.decisions import same_sentence
+
+    return same_sentence(t.get("same_decisions", pl.DataFrame()))
+
+
 def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:
     """Three to six plain sentences from the data, the report's first words."""
     several = t["keys"].height > 1
     sentences = [
         _imbalance_sentence(t, word, group, several),
         _sweep_sentence(t, word, param) if several else None,
+        _same_decisions_sentence(t),
         _seat_sentence(t) if group == "role" else None,
         _flag_sentence(t, word, far_flags(t, word), holes),
     ]

@@ -12,18 +12,24 @@ role ``a`` let ``w_a(g)`` be its wins in game ``g`` and ``m_a(g)`` how many seat
 with ``M_a = sum_g m_a``. The sum expands into per-variant sums of ``w_a w_b``, ``w_a m_b``
 and ``m_a m_b``, which polars aggregates lazily (one group-by over games, one over variants),
 so a 10-million-row run never leaves parquet as a whole table. The difference ``r_a - r_b``
-gets the normal 95% interval with variance ``Var r_a + Var r_b - 2 Cov(r_a, r_b)``, a two-sided
-z-test, and Holm's correction across the pairs of the variant (roles and seats are separate
-families). Two roles that meet in every game (two players) have strongly negative covariance,
-so the correct interval is wider than the naive one that treats the rates as independent;
-roles that rarely meet are nearly independent. `tests/reports/test_pairwise.py` checks 95%
-coverage by simulation.
+has variance ``Var r_a + Var r_b - 2 Cov(r_a, r_b)`` and a two-sided z-test (``p_value``).
+The interval is simultaneous over the variant's pairs (roles and seats are separate families):
+a max-t band ``diff +- z_crit * se`` with ``z_crit`` the 95% quantile of the largest |z| over
+the pairs under the joint normal of the differences (`simultaneous`), so that all the
+variant's intervals cover their true differences together 95% of the time; ``p_maxt`` is the
+matching adjusted p-value, and a pair is told apart (``p_maxt`` < 0.05) exactly when its
+interval (``lo_simul95``, ``hi_simul95``) excludes 0. Two roles that meet in every game (two
+players) have strongly negative covariance, so the correct interval is wider than the naive one
+that treats the rates as independent; roles that rarely meet are nearly independent.
+`tests/reports/test_pairwise.py` checks 95% coverage by simulation, pair by pair (the unadjusted
+interval) and of the band as a whole.
 
-``games_needed`` (pairs not told apart only): games per variant for 80% power at the 5% level
-at the observed gap, from statsmodels' power functions (``normal_sample_size_one_tail`` at
-alpha / 2, equal to ``NormalIndPower`` one-sample to the game) with the per-game standard
-deviation of the difference — the same z-test as above;
-blank when the gap is so small that more than a billion games would be needed.
+``games_needed`` (pairs not told apart only): games per variant for 80% power at the band's
+pointwise level (``2 * norm.sf(z_crit)``: 5% / pairs or a little more) at the observed gap,
+from statsmodels' power functions (``normal_sample_size_one_tail`` at alpha / 2, equal to
+``NormalIndPower`` one-sample to the game) with the per-game standard deviation of the
+difference — the same test as the verdict; blank when the gap is so small that more than a
+billion games would be needed.
 
 The spread (strongest minus weakest role) is biased upward: the largest of several noisy rates
 tends to be too high and the smallest too low, so even perfectly balanced roles show a spread.
@@ -43,10 +49,11 @@ from scipy.stats import norm
 from statsmodels.stats.power import normal_sample_size_one_tail
 
 from reports.load import KEY
-from reports.stats import ALPHA, holm
+from reports.stats import ALPHA
 
 POWER = 0.8
 SPREAD_DRAWS = 4000
+MAXT_DRAWS = 20000  # Monte Carlo draws of the max-t critical value (about 0.002 on p near 0.05)
 MAX_GAMES = 10**9  # beyond this, "never" (a gap of practically nothing): games_needed is blank
 MIN_GAP = 0.01  # gaps under one point are not worth playing games to settle
 Z = float(norm.ppf(1 - ALPHA / 2))
@@ -166,20 +173,64 @@ def naive_interval(r_a, n_a, r_b, n_b):
     return diff - Z * se, diff + Z * se
 
 
-def games_needed(diff: float, se: float, games: float) -> float | None:
-    """Games per variant for 80% power at 5% (two-sided z-test) at the observed gap.
+def games_needed(diff: float, se: float, games: float, alpha: float = ALPHA) -> float | None:
+    """Games per variant for 80% power at level `alpha` (two-sided z-test) at the observed gap.
 
     statsmodels' ``normal_sample_size_one_tail`` at alpha / 2: the two-sided test's power
     without its far tail, which at 80% power is below 1e-5 and changes no count (the test
-    checks it against ``NormalIndPower.solve_power``, which is a thousand times slower).
+    checks it against ``NormalIndPower.solve_power``, which is a thousand times slower). The
+    report passes the pointwise level of its simultaneous band (``2 * norm.sf(z_crit)``), so
+    the count is what the pair needs to be told apart in the report's own sense.
     """
     if not (np.isfinite(diff) and np.isfinite(se)) or diff == 0 or se <= 0 or games <= 0:
         return None
     sd_game = se * math.sqrt(games)
-    n = float(normal_sample_size_one_tail(abs(diff), POWER, ALPHA / 2, std_null=sd_game))
+    n = float(normal_sample_size_one_tail(abs(diff), POWER, alpha / 2, std_null=sd_game))
     if not np.isfinite(n) or n > MAX_GAMES:
         return None
     return float(max(2, math.ceil(n)))
+
+
+def simultaneous(
+    r: np.ndarray, cov: np.ndarray, seed: int = 0, draws: int = MAXT_DRAWS
+) -> tuple[float, np.ndarray]:
+    """The max-t band over every pair of one variant: critical value and adjusted p-values.
+
+    The pair differences ``r_i - r_j`` (i < j, the order of `pair_tests`) are jointly normal
+    with covariance ``A cov A'`` (A the contrast matrix); their z-statistics have the
+    correlation of that covariance. ``z_crit`` is the 95% quantile of ``max |Z|`` over the
+    pairs (`draws` Monte Carlo draws from that correlation, seeded: the same tables give the
+    same numbers), and a pair's adjusted p-value is the share of draws whose ``max |Z|``
+    reaches its ``|z|``. The band ``diff +- z_crit * se`` covers every true difference at once
+    95% of the time, and a pair is told apart (adjusted p < 0.05) exactly when its band
+    excludes 0. Pairs without a test (a level not played, or a zero standard error) are left
+    out of the family (p NaN; a zero se with a nonzero gap: p 0). One pair: the plain z-test.
+    """
+    ii, jj, diff, se, _, _, p = pair_tests(r, cov)
+    adjusted = np.array(p, float)
+    family = np.isfinite(diff) & (se > 0)
+    m = int(family.sum())
+    if m <= 1:
+        return Z, adjusted
+    a = np.zeros((m, len(r)))
+    rows = np.arange(m)
+    a[rows, ii[family]], a[rows, jj[family]] = 1.0, -1.0
+    ok = np.isfinite(r)
+    c = a[:, ok] @ cov[np.ix_(ok, ok)] @ a[:, ok].T
+    corr = c / np.outer(se[family], se[family])
+    vals, vecs = np.linalg.eigh((corr + corr.T) / 2)
+    root = vecs * np.sqrt(np.clip(vals, 0, None))
+    rng = np.random.default_rng(seed)
+    # einsum, not @: a small product that a busy machine's threaded BLAS makes 10x slower
+    top = np.sort(np.abs(np.einsum("dm,km->dk", rng.standard_normal((draws, m)), root)).max(1))
+    # the order statistic with fewer than ALPHA * draws draws above it: |z| > crit <=> p < ALPHA
+    crit = max(float(top[draws - math.ceil(ALPHA * draws)]), Z)
+    z = np.abs(diff[family]) / se[family]
+    share = (draws - np.searchsorted(top, z, side="left")) / draws
+    # z > crit implies share < ALPHA (the order statistic) and p < ALPHA (crit >= Z); z <= crit
+    # implies one of them >= ALPHA: "adjusted p < ALPHA" and "the band excludes 0" agree
+    adjusted[family] = np.maximum(p[family], share)
+    return crit, adjusted
 
 
 def spread_interval(r: np.ndarray, cov: np.ndarray, seed: int = 0) -> dict:
@@ -220,10 +271,11 @@ PAIRWISE_SCHEMA = {
     "win_a": pl.Float64,
     "win_b": pl.Float64,
     "diff": pl.Float64,
-    "lo": pl.Float64,
-    "hi": pl.Float64,
+    "lo_simul95": pl.Float64,
+    "hi_simul95": pl.Float64,
+    "z_crit": pl.Float64,
     "p_value": pl.Float64,
-    "p_holm": pl.Float64,
+    "p_maxt": pl.Float64,
     "told_apart": pl.Boolean,
     "games_needed": pl.Int64,
 }
@@ -265,16 +317,19 @@ def pairwise(
                     {"run": key["run"], "variant": key["variant"]}
                     | spread_interval(r, cov, seed=int(key["order"]))
                 )
-            ii, jj, diff, se, lo, hi, p = pair_tests(r, cov)
+            ii, jj, diff, se, _, _, p = pair_tests(r, cov)
+            crit, p_adj = simultaneous(r, cov, seed=int(key["order"]))
+            level = float(2 * norm.sf(crit))  # the pointwise level of the simultaneous band
+            lo, hi = diff - crit * se, diff + crit * se
             keep = np.isfinite(diff)
-            p_holm, reject = holm(np.where(keep, p, np.nan))
+            reject = keep & (p_adj < ALPHA)
             family = []
             for x in np.flatnonzero(keep):
                 a, b, sign = ii[x], jj[x], 1.0
                 if diff[x] < 0:
                     a, b, sign = b, a, -1.0
                 lo_x, hi_x = sorted((sign * lo[x], sign * hi[x]))
-                need = None if reject[x] else games_needed(diff[x], se[x], G)
+                need = None if reject[x] else games_needed(diff[x], se[x], G, level)
                 family.append(
                     {
                         "run": key["run"],
@@ -288,10 +343,11 @@ def pairwise(
                         "win_a": float(r[a]),
                         "win_b": float(r[b]),
                         "diff": float(sign * diff[x]),
-                        "lo": float(lo_x),
-                        "hi": float(hi_x),
+                        "lo_simul95": float(lo_x),
+                        "hi_simul95": float(hi_x),
+                        "z_crit": float(crit),
                         "p_value": float(p[x]),
-                        "p_holm": float(p_holm[x]),
+                        "p_maxt": float(p_adj[x]),
                         "told_apart": bool(reject[x]),
                         "games_needed": None if need is None else int(need),
                     }

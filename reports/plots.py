@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from reports.wording import plural  # noqa: E402
+from reports.wording import num, plural  # noqa: E402
 
 PALETTE = "colorblind"
 
@@ -305,7 +305,7 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
                 ax.text(
                     x,
                     y,
-                    f"{val:+.1f}{star}",
+                    f"{num(val, '+.1f')}{star}",
                     ha="center",
                     va="center",
                     fontsize="x-small",

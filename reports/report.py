@@ -101,6 +101,10 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         roles = sorted(agg["role"].drop_nulls().unique().to_list())
         lazies = [stats.paired_lazy(players, u, paired_keys, roles) for u in units]
         paired = dict(zip(units, _collect(lazies, runs), strict=True))
+    same_lazy = decisions.same_decisions_lazy(players, paired_keys)
+    same = pl.DataFrame()
+    if same_lazy is not None:
+        same = decisions.same_decisions_table(_collect([same_lazy], runs)[0], paired_keys)
 
     by_seat = win_table(agg, ["seat"], info, keys)
     by_role = win_table(agg.filter(pl.col("role").is_not_null()), ["role"], info, keys)
@@ -152,6 +156,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "pairwise": pairs,
         "stalemates": _with_keys(stall, keys),
         "decision_mix": _mix_or_empty(mix, keys),
+        "same_decisions": same,
         "_mix": mix if mix is not None else pl.DataFrame(),
         **_level_tables(runs, by_role, by_seat, by_bot, info, role_word(runs)),
         "_lengths": _with_keys(lengths, keys),
@@ -291,7 +296,7 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
 
 
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return wording.pts(x)
 
 
 def _difference_line(r: dict) -> str:
@@ -301,7 +306,7 @@ def _difference_line(r: dict) -> str:
     return (
         f"- {where}{compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
         f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
-        f"({r['method']}, p = {r['p_holm']:.2g} Holm), {sig}"
+        f"({r['method']}, p {wording.p_is(r['p_holm'])} Holm), {sig}"
     )
 
 
@@ -324,22 +329,49 @@ def _flags(t: dict) -> list[str]:
             f"- RULE HOLE? {capped} games of variant {r['label']} ended by the safety cap "
             "(`turn_cap`)."
         )
-    # one line per role and finding, however many variants it holds in
+    # one line per role (or seat) and finding, however many variants it holds in
     found: dict[tuple, list[str]] = {}
-    for r in t["win_by_role"].sort("order").iter_rows(named=True):
-        if r["wins"] == 0 or r["wins"] == r["n"]:
-            what = "never" if r["wins"] == 0 else "always"
-            if _solo(r):
-                what, games = f"{what} reaches the solo target", "solo games"
-            else:
-                what, games = f"{what} wins", "games"
-            found.setdefault((r["role"], what), []).append(f"{r['label']} ({r['n']} {games})")
-    for (role, what), where in found.items():
+    has_roles = t["win_by_role"].height > 0
+    for unit, table in (("role", t["win_by_role"]), ("seat", t["win_by_seat"])):
+        for r in table.sort("order").iter_rows(named=True):
+            if unit == "seat" and has_roles and _solo(r):
+                continue  # a solo seat is its role: flagged once, above
+            what = _never_always(r)
+            if what is None:
+                continue
+            who = r["role"] if unit == "role" else f"seat {r['seat']}"
+            games = "solo games" if _solo(r) else "games"
+            wins = f"{r['wins']:,.0f}" if float(r["wins"]).is_integer() else f"{r['wins']:,.1f}"
+            share = 100 * r["win_rate"]
+            share = wording.num(share, ".2g" if 0 < share < 1 else ".1f")
+            where = f"{r['label']} ({wins} of {r['n']:,} {games}, {share}%)"
+            found.setdefault((who, what), []).append(where)
+    for (who, what), where in found.items():
         if len(where) == 1:
-            flags.append(f"- {role} {what} in variant {where[0]}.")
+            flags.append(f"- {who} {what} in variant {where[0]}.")
         else:
-            flags.append(f"- {role} {what} in {len(where)} variants: {'; '.join(where)}.")
+            flags.append(f"- {who} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
+
+
+NEVER_WINS, ALWAYS_WINS = 0.01, 0.99  # "never wins" at or below 1% of its games, "always" from 99%
+
+
+def _never_always(r: dict) -> str | None:
+    """'never wins (at most 1% of its games)' / 'always wins (at least 99% ...)' (or '...
+    reaches the solo target ...') for a win-table row at or below NEVER_WINS or at or above
+    ALWAYS_WINS; None otherwise (each variant's count follows in the flag). A row whose fair
+    share is itself that low (the game nearly always ends with nobody winning) is not flagged as
+    never winning unless it wins less than half its fair share."""
+    rate = r["win_rate"]
+    low = rate <= NEVER_WINS and (_solo(r) or rate < r["fair"] / 2)
+    if not (low or rate >= ALWAYS_WINS):
+        return None
+    what = "never" if low else "always"
+    share = 100 * (NEVER_WINS if low else ALWAYS_WINS)
+    bound = f" ({'at most' if low else 'at least'} {share:.0f}% of its games)"
+    verb = "reaches the solo target" if _solo(r) else "wins"
+    return f"{what} {verb}{bound}"
 
 
 def _solo(r: dict) -> bool:
@@ -370,7 +402,7 @@ def _chi_line(r: dict) -> str:
     where = f"players {r['players']}: " if "players" in r else ""
     return (
         f"- {where}{r['test']}: chi2 = {wording.stat(r['chi2'])}, dof {r['dof']}, "
-        f"p = {r['p_holm']:.2g} (Holm), {sig}"
+        f"p {wording.p_is(r['p_holm'])} (Holm), {sig}"
     )
 
 
@@ -378,8 +410,10 @@ def _spread_interval_text(r: dict) -> str:
     if r.get("spread_low") is None:
         return ""
     return (
-        f" [{100 * r['spread_low']:.1f}, {100 * r['spread_high']:.1f}] (max minus min of noisy "
-        f"rates is biased upward, here by about {100 * r['spread_bias']:.1f} points; the "
+        f" [{wording.num(100 * r['spread_low'])}, {wording.num(100 * r['spread_high'])}]"
+        " (max minus "
+        "min of noisy rates is biased upward, here by about "
+        f"{wording.num(100 * r['spread_bias'])} points; the "
         "interval allows for it)"
     )
 
@@ -451,6 +485,12 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
                 if apart == cross.height
                 else f"only {apart} of {cross.height} pairs told apart"
             )
+            close = cross.row(int(cross["diff"].arg_min()), named=True)
+            sure += (
+                "; closest "
+                f"{wording.pts_ci(close['diff'], close['lo_simul95'], close['hi_simul95'])}"
+                " simultaneous"
+            )
             nxt = ", ".join(name(x) for x in below)
             text += f"; {who}ahead of {nxt} by {gap} points ({sure})"
         parts.append(text)
@@ -465,11 +505,15 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     if not pairs.height:
         return []
     lines = [
-        f"## Which {wording.plural(word)} and seats can be told apart",
+        f"## Which {wording.plural(word)} and seats can be told apart"
+        if (pairs["unit"] == "role").any()
+        else "## Which seats can be told apart",
         "",
-        "Each pair's win-rate difference has a 95% interval that accounts for the games the "
-        "two share (delta method), and is told apart when its Holm-adjusted p < 0.05 across "
-        "the variant's pairs (`pairwise.csv`).",
+        "Each pair's win-rate difference has an interval that accounts for the games the "
+        "two share (delta method) and is simultaneous over the variant's pairs: all of them "
+        "cover their true differences together 95% of the time (a max-t band). A pair is told "
+        "apart when its interval excludes 0, which is when its adjusted p (max-t) is below "
+        "0.05 (`pairwise.csv`: `lo_simul95`, `hi_simul95`, `p_maxt`).",
         "",
     ]
     for unit, unit_word in (("role", word), ("seat", "seat")):
@@ -492,7 +536,8 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
         unit_word = word if worst["unit"] == "role" else "seat"
         lines.append(
             f"More games: {pairwise.needed_text(worst, unit_word)} ({worst['label']}; 80% "
-            "power at the 5% level at the observed gap). That is the largest such number among "
+            "power at the observed gap to be told apart as above, by the simultaneous "
+            "interval). That is the largest such number among "
             f"the gaps of {100 * pairwise.MIN_GAP:.0f} point or more not yet told apart; "
             "`games_needed` in `pairwise.csv` has every pair."
         )
@@ -500,26 +545,72 @@ def _pairwise_lines(t: dict, word: str) -> list[str]:
     return lines
 
 
-def _headline(t: dict, word: str) -> list[str]:
-    worst = pairwise.worth_playing(t["pairwise"])
-    if worst is None:
-        return []
-    unit_word = word if worst["unit"] == "role" else "seat"
-    return [f"Headline: {pairwise.needed_text(worst, unit_word)}.", ""]
-
-
-def _rule_hole_lines(t: dict, word: str) -> list[str]:
+def _rule_hole_lines(t: dict, word: str, runs: list[Run] | None = None) -> list[str]:
     mix = t.get("_mix")
     if mix is None or not mix.height:
         return []
     group = t["_meta"]["group"][0]
     labels = {(r["run"], r["variant"]): r["label"] for r in t["keys"].iter_rows(named=True)}
+    kinds = [c[4:] for c in mix.columns if c.startswith("act_")]
+    disabled = {
+        (run.name, str(v.get("id"))): decisions.disabled_kinds(v.get("setup") or {}, kinds, word)
+        for run in runs or []
+        for v in run.manifest.get("variants") or []
+        if isinstance(v, dict)
+    }
     holes = _merge_variants(
-        decisions.rule_holes(mix, group, labels, word if group == "role" else "seat"),
+        decisions.rule_holes(
+            mix,
+            group,
+            labels,
+            word if group == "role" else "seat",
+            disabled,
+            _random_use(t, runs or [], labels),
+        ),
         t["keys"]["label"].to_list(),
     )
     title = "## Rule holes: what the players never or only sometimes did"
     return [title, "", *holes, ""] if holes else []
+
+
+def _random_use(t: dict, runs: list[Run], labels: dict):
+    """random_use(run, variant) for decisions.rule_holes: random play's mean decisions of each
+    kind per game in that variant's setup, from a random-bot variant of the report with the
+    same setup when there is one, else from decisions.random_play_use (seeded random games);
+    None for a variant whose own bots are all random."""
+    mix = t["_mix"]
+    strategies = mix.group_by(KEY).agg(pl.col("strategy").unique())
+    all_random = {
+        (r["run"], r["variant"]): set(r["strategy"]) == {"random"}
+        for r in strategies.iter_rows(named=True)
+    }
+    entries = {
+        (run.name, str(v.get("id"))): (str(run.manifest.get("game")), v.get("setup") or {})
+        for run in runs
+        for v in run.manifest.get("variants") or []
+        if isinstance(v, dict)
+    }
+    games = {(r["run"], r["variant"]): r["games"] for r in t["info"].iter_rows(named=True)}
+    acts = [c for c in mix.columns if c.startswith("act_")]
+
+    def same_setup(a: tuple, b: tuple) -> bool:
+        drop = lambda s: {k: v for k, v in s.items() if k != "bots"}  # noqa: E731
+        return a[0] == b[0] and drop(a[1]) == drop(b[1])
+
+    def use(run: str, variant: str):
+        key = (run, variant)
+        if all_random.get(key, True) or key not in entries:
+            return None
+        for other, entry in entries.items():
+            if all_random.get(other) and other in games and same_setup(entry, entries[key]):
+                part = mix.filter((pl.col("run") == other[0]) & (pl.col("variant") == other[1]))
+                sums = part.select((pl.col(a) * pl.col("n")).sum() for a in acts).row(0)
+                means = {a[4:]: x / games[other] for a, x in zip(acts, sums, strict=True)}
+                return means, games[other], f"of the report's variant {labels[other]}"
+        found = decisions.random_play_use(*entries[key])
+        return None if found is None else (found, decisions.RANDOM_GAMES, "of this setup")
+
+    return use
 
 
 def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
@@ -577,6 +668,7 @@ _CSV_FILES = [
     ("everybody_lost.csv", "games nobody won (a collective defeat) per variant, Wilson interval"),
     ("score_components.csv", "mean points of each scoring component"),
     ("decision_mix.csv", "mean decisions of each kind per game"),
+    ("same_decisions.csv", "paired variants: games where the bots decided as in the baseline"),
     ("across_levels.csv", "findings checked across bot levels"),
     ("skill_in_mixed_games.csv", "each bot's win share in mixed games"),
 ]
@@ -665,8 +757,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     solo_only = t["win_by_seat"]["fair"].null_count() == t["win_by_seat"].height
     paired = ", ".join(f"{r.name}: {r.manifest.get('paired')}" for r in runs)
     game_ids = dict.fromkeys(str(r.manifest.get("game")) for r in runs)
-    holes = _rule_hole_lines(t, word)
-    n_holes = max(0, len(holes) - 3)
+    holes = _rule_hole_lines(t, word, runs)
+    n_holes = sum(x.startswith("- ") and "not a rule hole" not in x for x in holes)
     stalemates = _stalemate_lines(bal)
     unfinished = _incomplete_lines(runs)
     context = [
@@ -680,7 +772,6 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         "",
         *_everybody_lost_lines(t),
         *levels.headline(t.get("across_levels", pl.DataFrame())),
-        *_headline(t, word),
     ]
     fig = lambda names: _figures(names, out, word, param, group)  # noqa: E731
     far = memo.far_flags(t, word)
@@ -688,7 +779,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         render.Section(
             "flags",
             "Flags",
-            far + _flags(t) or [f"- none: no safety-cap ends, no {word} always/never wins."],
+            far + _flags(t)
+            or [f"- none: no safety-cap ends, no {word} or seat always/never wins."],
         )
     ]
     marks = (
@@ -764,16 +856,16 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         )
     spread_note = (
         f"The {word} spread is the strongest minus the weakest {word}; max minus min of noisy "
-        "rates is biased upward, and its interval allows for it."
+        "rates is biased upward, and its interval allows for it. "
+        if group == "role"
+        else ""  # a game without roles has no spread column: no note for it
     )
-    seat_note = (
-        "" if solo_only else " First-seat advantage: seat 0's win rate minus its fair share."
-    )
+    seat_note = "" if solo_only else "First-seat advantage: seat 0's win rate minus its fair share."
     sections.append(
         render.Section(
             "balance",
             "Balance per variant",
-            [spread_note + seat_note],
+            [(spread_note + seat_note).strip()],
             memo.balance_table(bal, word),
             images=fig(["balance", "game_length", "end_reasons"]),
         )

@@ -10,6 +10,8 @@ report (``report.py``) import these from here; nothing here imports another modu
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 
@@ -25,27 +27,48 @@ SIG = "*"  # significant after Holm
 FAR = "!"  # outside FAR_BAND of the fair share
 
 
+def num(x: float, spec: str = ".1f") -> str:
+    """`format(x, spec)` that never prints a negative zero: -0.0004 -> "0.0" ("+0.0" for a
+    signed spec), so no "-0.0" reaches a report."""
+    text = format(x, spec)
+    if text.startswith("-") and not set(text[1:]) - set("0.,%"):
+        text = ("+" if "+" in spec else "") + text[1:]
+    return text
+
+
 def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return num(100 * x) + "%"
 
 
 def pct_ci(rate: float, lo: float, hi: float) -> str:
-    return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return f"{num(100 * rate)}% [{num(100 * lo)}, {num(100 * hi)}]"
+
+
+def pts(d: float) -> str:
+    """A difference in points, signed: +1.3, -0.7, +0.0."""
+    return num(100 * d, "+.1f")
 
 
 def pts_ci(d: float, lo: float, hi: float) -> str:
-    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    return f"{pts(d)} [{pts(lo)}, {pts(hi)}]"
+
+
+P_FLOOR = 0.001  # p-values below it print as "< 0.001"
 
 
 def p_text(p: float | None) -> str:
-    """A p-value to two significant digits (below double precision: "< 1e-300")."""
-    if p is None:
+    """A p-value as "< 0.001" or to two significant digits (0.0012, 0.050, 0.34, 1.0)."""
+    if p is None or p != p:
         return "n/a"
-    return "< 1e-300" if p < 1e-300 else f"{p:.2g}"
+    if p < P_FLOOR:
+        return f"< {P_FLOOR:g}"
+    q = float(f"{p:.2g}")  # round first: 0.0999 -> 0.1, printed "0.10"
+    decimals = max(1, 1 - math.floor(math.log10(q)))
+    return f"{q:.{decimals}f}"
 
 
 def p_is(p: float | None) -> str:
-    """'= 0.0012' or '< 1e-300', to follow 'p'."""
+    """'= 0.0012' or '< 0.001', to follow 'p'."""
     text = p_text(p)
     return text if text.startswith("<") else f"= {text}"
 

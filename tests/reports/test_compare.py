@@ -77,7 +77,7 @@ def test_summary_states_significant_differences_in_words(rigged):
     # one table: a row per role and seat 0, a column per variant with a significant change
     text = section(summary, "Significant differences from the baseline")
     assert "in points, 95% interval (paired); * significant after Holm" in text
-    row = next(r for r in table(text) if r["role"] == "trusted")
+    row = next(r for r in table(text) if r["role or seat"] == "trusted")
     cell = row["romans_in_play 14 vs 11"]
     assert re.fullmatch(r"\+\d+\.\d \[\+\d+\.\d, \+\d+\.\d\] \*", cell)
     assert "romans_in_play 13 vs 11" not in summary
@@ -207,7 +207,7 @@ def test_two_runs_side_by_side(tmp_path):
     summary = (tmp_path / "x" / "summary.md").read_text()
     assert "# menhir report: alpha, beta, alpha (c)" in summary
     text = section(summary, "Significant differences from the baseline")
-    row = next(r for r in table(text) if r["role"] == "wanderer")
+    row = next(r for r in table(text) if r["role or seat"] == "wanderer")
     assert row["beta: v1 (romans_in_play=13) vs alpha: v0 (romans_in_play=11)"].endswith(" *")
     seats = pl.read_csv(tmp_path / "x" / "win_by_seat.csv")
     assert seats.height == 6 * 4 and seats["label"].n_unique() == 6

@@ -64,7 +64,10 @@ def test_a_sweep_of_20_variants_stays_one_table_and_one_plot(sweep):
         assert internal not in html.split("Full detail")[0]
 
 
-def test_p_values_have_two_significant_digits():
-    assert p_text(0.0008252) == "0.00083"
-    assert p_text(2.037e-09) == "2e-09"
-    assert p_text(0.0) == "< 1e-300"
+def test_p_values_have_two_significant_digits_or_read_below_0_001():
+    assert p_text(0.0008252) == "< 0.001"
+    assert p_text(2.037e-09) == "< 0.001" and p_text(0.0) == "< 0.001"
+    assert p_text(0.0012345) == "0.0012" and p_text(0.00015) == "< 0.001"
+    assert p_text(0.04999) == "0.050" and p_text(0.0999) == "0.10" and p_text(0.1) == "0.10"
+    assert p_text(0.3456) == "0.35" and p_text(1.0) == "1.0" and p_text(0.001) == "0.0010"
+    assert p_text(None) == "n/a"

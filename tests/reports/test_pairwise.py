@@ -7,6 +7,7 @@ import re
 import numpy as np
 import polars as pl
 import pytest
+from scipy.stats import norm
 from statsmodels.stats.power import NormalIndPower
 
 from reports.pairwise import (
@@ -18,6 +19,7 @@ from reports.pairwise import (
     naive_interval,
     pair_tests,
     rate_covariance,
+    simultaneous,
     spread_interval,
 )
 from tests.reports.mdtable import section, table
@@ -73,6 +75,55 @@ def test_pairwise_intervals_cover_the_true_difference_95_percent(strength, playe
     assert np.all((coverage >= 0.93) & (coverage <= 0.97)), coverage
     # the estimator is unbiased for the rates it reports
     assert np.allclose(r.mean(axis=0), true, atol=0.01)
+
+
+@pytest.mark.parametrize(
+    "strength, players, games",
+    [
+        ([1.0, 1.3, 1.7, 2.2], 3, 800),  # six pairs that meet in half the games
+        ([1.0, 1.2, 1.5, 1.8, 2.0, 2.6], 2, 1500),  # fifteen pairs that rarely meet
+    ],
+)
+def test_simultaneous_band_covers_every_true_difference_at_once_95_percent(
+    strength, players, games
+):
+    rng = np.random.default_rng(11)
+    w, m = _simulate(rng, np.array(strength), players, games, reps=600)
+    r, cov = rate_covariance(*moments_from_games(w, m))
+    ii, jj, diff, se, lo, hi, p = pair_tests(r, cov)
+    true = _true_rates(strength, players)
+    truth = true[ii] - true[jj]
+    bands = [simultaneous(r[i], cov[i], seed=i, draws=4000) for i in range(600)]
+    crit = np.array([b[0] for b in bands])[:, None]
+    adjusted = np.array([b[1] for b in bands])
+    inside = np.abs(diff - truth) <= crit * se
+    joint = inside.all(axis=1).mean()
+    pointwise_joint = ((lo <= truth) & (truth <= hi)).all(axis=1).mean()
+    assert 0.93 <= joint <= 0.97, joint
+    assert pointwise_joint < 0.9  # the unadjusted intervals miss some pair far more often
+    assert np.all(crit > 1.96) and np.all(adjusted >= p)
+    # told apart (adjusted p < 0.05) exactly when the band excludes 0, in every replication
+    assert np.array_equal(adjusted < 0.05, np.abs(diff) > crit * se)
+
+
+def test_an_unadjusted_interval_that_excludes_0_is_not_a_verdict_the_band_does_not_give():
+    """Six independent roles, 1 point of standard error each: a 3-point gap has an unadjusted
+    interval clear of 0 (z = 2.1) but is one of 15 pairs, and the band includes 0."""
+    r = np.array([0.30, 0.27, 0.25, 0.24, 0.23, 0.22])
+    cov = np.diag(np.full(6, 0.01**2))
+    ii, jj, diff, se, lo, hi, p = pair_tests(r, cov)
+    crit, adjusted = simultaneous(r, cov)
+    x = int(np.flatnonzero((ii == 0) & (jj == 1))[0])
+    assert lo[x] > 0 and p[x] < 0.05  # unadjusted: "apart"
+    assert diff[x] - crit * se[x] < 0 < diff[x] + crit * se[x] and adjusted[x] >= 0.05
+    # the Bonferroni bound brackets the max-t critical value for 15 nearly independent pairs
+    assert 2.5 < crit <= norm.ppf(1 - 0.05 / 30) + 0.02
+    # same tables, same numbers (a seeded Monte Carlo)
+    again = simultaneous(r, cov)
+    assert again[0] == crit and np.array_equal(again[1], adjusted)
+    # a single pair is the plain z-test
+    crit1, adj1 = simultaneous(r[:2], cov[:2, :2])
+    assert crit1 == pytest.approx(1.959964) and adj1[0] == pytest.approx(p[x])
 
 
 def test_naive_interval_undercovers_where_roles_meet_and_not_where_they_rarely_do():
@@ -192,8 +243,9 @@ def test_report_writes_pairwise_csv_consistent_with_the_win_rates(leader_report)
     pairs = pl.read_csv(out / "pairwise.csv")
     for col in ["run", "variant", "label", "players", "unit", "a", "b", "win_a", "win_b"]:
         assert col in pairs.columns
-    for col in ["diff", "lo", "hi", "p_holm", "told_apart", "games_needed"]:
+    for col in ["diff", "lo_simul95", "hi_simul95", "z_crit", "p_maxt", "told_apart"]:
         assert col in pairs.columns
+    assert "lo" not in pairs.columns and "p_holm" not in pairs.columns
     roles = pairs.filter(pl.col("unit") == "role")
     seats = pairs.filter(pl.col("unit") == "seat")
     assert roles.height == 15 and seats.height == 3  # 6 roles and 3 seats: every pair once
@@ -201,12 +253,22 @@ def test_report_writes_pairwise_csv_consistent_with_the_win_rates(leader_report)
     for r in roles.iter_rows(named=True):
         assert r["win_a"] == pytest.approx(rates[r["a"]]) and r["diff"] >= 0
         assert r["diff"] == pytest.approx(r["win_a"] - r["win_b"])
-        assert r["lo"] < r["diff"] < r["hi"]
+        assert r["lo_simul95"] < r["diff"] < r["hi_simul95"]
         # games_needed only where the pair is not told apart
         assert (r["games_needed"] is None) == (r["told_apart"] or r["diff"] < 1e-6)
+    # the verdict is the interval's: told apart <=> the simultaneous interval excludes 0
+    for r in pairs.iter_rows(named=True):
+        assert r["told_apart"] == (r["lo_simul95"] > 0) == (r["p_maxt"] < 0.05)
+        se = r["diff"] / norm.isf(r["p_value"] / 2)  # the z-test's standard error
+        assert r["hi_simul95"] - r["diff"] == pytest.approx(r["z_crit"] * se, rel=1e-6)
     # the synthetic strengths step 2.4 points of score per role: the extremes are told apart
     top = roles.filter((pl.col("a") == "wanderer") & (pl.col("b") == "fastest")).row(0, named=True)
-    assert top["told_apart"] and top["p_holm"] < 0.05
+    assert top["told_apart"] and top["p_maxt"] < 0.05
+    # this run holds a pair whose unadjusted 95% interval excludes 0 (p < 0.05) while the
+    # simultaneous one does not: the report does not call it told apart
+    loose = roles.filter((pl.col("p_value") < 0.05) & ~pl.col("told_apart"))
+    assert loose.height >= 1
+    assert (loose["lo_simul95"] < 0).all() and (loose["z_crit"] > 1.96).all()
     bal = pl.read_csv(out / "balance.csv")
     assert bal["spread_low"][0] <= bal["spread"][0] <= bal["spread_high"][0]
     assert bal["spread_bias"][0] >= 0
@@ -225,8 +287,9 @@ def test_summary_and_html_use_the_games_word_and_say_how_ties_count(leader_repor
     assert "wins per game played, 95% wilson interval" in section(summary, "Leaders").lower()
     assert "cannot be told apart at 2,000 games" in summary or "ahead of" in summary
     assert "leader spread" in summary and "biased upward" in summary
-    head = summary.split("## Flags")[0]
-    assert "Headline: to separate" in head and "games per variant" in head
+    head, rest = summary.split("## Flags")
+    assert "to separate" not in head  # the power line comes after the findings
+    assert "More games: to separate" in rest and "games per variant" in rest
     html = (out / "report.html").read_text()
     assert "pairwise_heatmap" in html and "Win rate by leader" in html
     assert re.search(r"<th [^>]*>leader</th>", html)
@@ -247,4 +310,4 @@ def test_run_headline_names_the_largest_games_needed_worth_playing(leader_report
     assert line.startswith(f"to separate {who(worst['a'])} from {who(worst['b'])} (")
     assert line.endswith(f"{about(worst['games_needed'])} games per variant")  # no label: 1 variant
     summary = (out / "summary.md").read_text()
-    assert f"Headline: {line}." in summary
+    assert f"More games: {line} (" in summary

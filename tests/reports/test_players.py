@@ -82,8 +82,8 @@ def test_solo_summary_makes_no_fair_share_claim(solo):
     assert "fair 100%" not in summary
     trusted = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "trusted"))
     assert (
-        f"- trusted always reaches the solo target in variant v0 (players=1) "
-        f"({trusted.height} solo games)." in summary
+        "- trusted always reaches the solo target (at least 99% of its games) in variant "
+        f"v0 (players=1) ({trusted.height} of {trusted.height} solo games, 100.0%)." in summary
     )
     rate = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "fastest"))
     roles = table(section(summary, "Roles"))
@@ -184,7 +184,7 @@ def test_summary_names_the_baseline_of_each_player_count(two_counts):
         "(players 2: v0 (romans_in_play=11); players 3: v2 (romans_in_play=11))." in summary
     )
     text = section(summary, "Significant differences from the baseline")
-    trusted = next(r for r in table(text) if r["role"] == "trusted")
+    trusted = next(r for r in table(text) if r["role or seat"] == "trusted")
     assert trusted["players 3, romans_in_play 13 vs 11"].endswith(" *")
     assert "- players 3: role x variant wins: chi2 = " in summary
     assert "- players 2: role x variant wins: chi2 = " in summary
