@@ -34,10 +34,25 @@ def _num(x) -> str:
     return "n/a" if x is None else f"{x:.3g}"
 
 
+def explained(sobol: pl.DataFrame, output: str, share: float = 0.8) -> tuple[list[str], float]:
+    """The fewest levers (by ST) whose complement's total indices sum to at most 1 - share.
+
+    Sobol's closed index of a set A is at least 1 - sum of ST outside A, so A explains at
+    least that share of the output's variance over the stage-2 design. Returns (levers, bound).
+    """
+    rows = sobol.filter((pl.col("output") == output) & pl.col("other").is_null())
+    pairs = sorted(zip(rows["lever"], rows["ST"], strict=True), key=lambda x: (-x[1], x[0]))
+    chosen, rest = [], sum(max(st, 0.0) for _, st in pairs)
+    for lever, st in pairs:
+        if 1 - rest >= share:
+            break
+        chosen.append(lever)
+        rest -= max(st, 0.0)
+    return chosen, max(0.0, 1 - rest)
+
+
 def sentences(sc, morris: pl.DataFrame, sobol: pl.DataFrame) -> list[str]:
     """One sentence per output: how few numbers explain it, how many change nothing."""
-    from experiments.screening import explained
-
     total = len(sc.levers)
     out = []
     for output in sc.outputs:
