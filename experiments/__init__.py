@@ -2,7 +2,8 @@
 
 ``experiments.run(config_or_path, out=None, jobs=None, games=None, backend="local",
 scheduler=None, resume=False)`` runs an experiment from a notebook and returns its run directory;
-``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`).
+``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`);
+``experiments.challenge(config, out=None, target=...)`` tries a tuned player (`menhir challenge`).
 Importing this package compiles nothing.
 """
 
@@ -27,4 +28,16 @@ def balance(config, out=None, **options):
     return _balance(config, out, **options)
 
 
-__all__ = ["run", "balance", "ConfigError", "UserError"]
+def challenge(config, out=None, **options):
+    """Challenge a finding with a tuned player (`menhir challenge`); return the folder.
+
+    Options: ``target`` (a role, ``seat.N`` or a side) or ``all_targets=True``, ``jobs``,
+    ``backend``, ``scheduler``, ``resume``, ``progress``; the folder holds ``challenge.json``,
+    ``trials.parquet`` and ``confirm/`` (runs on fresh seeds).
+    """
+    from experiments.challenge_search import challenge as _challenge
+
+    return _challenge(config, out, **options)
+
+
+__all__ = ["run", "balance", "challenge", "ConfigError", "UserError"]

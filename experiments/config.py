@@ -28,6 +28,7 @@ Schema (a list where a scalar is expected is a sweep axis)::
     [sweep]
     mode = "grid"              # grid | zip
     [balance]                  # read by `menhir balance` only (experiments/balance_search.py)
+    [challenge]                # read by `menhir challenge` only (experiments/challenge_search.py)
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ TOP_KEYS = (
     "data",
     "sweep",
     "balance",
+    "challenge",
 )
 DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)
