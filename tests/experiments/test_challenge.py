@@ -153,3 +153,22 @@ def _toml(cfg: dict) -> str:
         lines.append(f"[{key}]")
         lines += [f"{k} = {json.dumps(v)}" for k, v in table.items()]
     return "\n".join(lines) + "\n"
+
+
+def test_a_challenge_folder_in_use_is_refused(tmp_path, bots_fault):
+    import os
+    import shutil
+
+    from experiments.store import _take_lock
+
+    folder = tmp_path / "busy"
+    shutil.copytree(bots_fault, folder)
+    fd = _take_lock(folder)
+    try:
+        cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 1})
+        with pytest.raises(
+            UserError, match=f"in use by another menhir challenge \\(pid {os.getpid()}"
+        ):
+            experiments.challenge(cfg, folder, target="green", jobs=1, progress=False, resume=True)
+    finally:
+        os.close(fd)
