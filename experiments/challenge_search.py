@@ -272,7 +272,7 @@ def parse_target(cc: ChallengeConfig, text: str) -> Target:
     if text in decl.roles:
         if not isinstance(cc.setup.roles, str) and text not in cc.setup.roles:
             raise UserError(f"--target {text}: no seat holds the {word} {text} in {cc.source}")
-        return Target(text, "role", text, f"the {text}")
+        return Target(text, "role", text, f"the {text.replace('_', ' ').title()}")
     if text.startswith("seat."):
         n = text[5:]
         if n.isdigit() and int(n) < cc.players:
@@ -706,6 +706,7 @@ def verdict(cc: ChallengeConfig, target: Target, weak: bool, default: dict, tune
         return True, (
             f"holds against a tuned player: {who} reaches {_pct(tuned)} at best (default "
             f"{default['rate']:.1%}, {fair})"
+            + _share(cc, default, tuned, tuned["low"] > default["high"])
         )
     falls = tuned["low"] <= cc.fair + cc.margin
     if falls:
@@ -716,6 +717,18 @@ def verdict(cc: ChallengeConfig, target: Target, weak: bool, default: dict, tune
     return True, (
         f"holds against tuned opponents: {who} still wins {_pct(tuned)} at worst (default "
         f"{default['rate']:.1%}, {fair})"
+        + _share(cc, default, tuned, tuned["high"] < default["low"])
+    )
+
+
+def _share(cc: ChallengeConfig, default: dict, tuned: dict, clear: bool) -> str:
+    """A finding that holds but moved clearly: how much of the gap to fair the bot explains."""
+    gap, closed = abs(cc.fair - default["rate"]), abs(tuned["rate"] - default["rate"])
+    if not clear or gap == 0:
+        return ""
+    return (
+        f"; the bot explains {100 * closed:.1f} of the {100 * gap:.1f} points to fair "
+        f"({closed / gap:.0%})"
     )
 
 

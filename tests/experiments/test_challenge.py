@@ -77,6 +77,8 @@ def test_a_weakness_of_the_rules_holds(rules_fault):
     assert weak["verdict"].startswith("holds against a tuned player")
     assert weak["tuned"]["high"] < 0.5 - 0.02
     assert weak["tuned"]["rate"] >= weak["default"]["rate"]  # a better player, still losing
+    clear = weak["tuned"]["low"] > weak["default"]["high"]
+    assert ("the bot explains" in weak["verdict"]) == clear
     # the converse: red is strong; tuned opponents do not bring it down to fair
     assert strong["direction"] == "strong" and strong["holds"] is True
     assert strong["verdict"].startswith("holds against tuned opponents")
