@@ -31,9 +31,9 @@ def _result(out, target):
 
 @pytest.fixture(scope="module")
 def bots_fault(tmp_path_factory):
-    """Random colours, 3 greedy seats with edge 0, red +1: green is below its fair share; a
+    """Random colours, 3 greedy seats with edge 0, red +2: green is below its fair share; a
     tuned edge on the seat that holds green (whichever it is) lifts it past fair."""
-    cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 1})
+    cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 2})
     out = tmp_path_factory.mktemp("ch") / "bots"
     return experiments.challenge(cfg, out, target="green", jobs=1, progress=False)
 
@@ -92,7 +92,7 @@ def _trials(out):
 
 
 def test_jobs_and_resume_give_identical_trials(tmp_path, bots_fault):
-    cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 1})
+    cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 2})
     two = experiments.challenge(cfg, tmp_path / "two", target="green", jobs=2, progress=False)
     assert _trials(two).equals(_trials(bots_fault))
     # a killed challenge: only its first two trials were written; --resume completes it
@@ -167,7 +167,7 @@ def test_a_challenge_folder_in_use_is_refused(tmp_path, bots_fault):
     shutil.copytree(bots_fault, folder)
     fd = _take_lock(folder)
     try:
-        cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 1})
+        cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 2})
         with pytest.raises(
             UserError, match=f"in use by another menhir challenge \\(pid {os.getpid()}"
         ):
