@@ -27,7 +27,8 @@ declared one, narrowed to the default +- 3 x max(|default|, 1) where the declare
 wider than 10 x max(|default|, 1) (``move_utility`` in [0, 100], default 6, is tuned in
 [0, 24]; ``search:rollouts`` in [1, 10^6], default 12, in [1, 48]); a parameter whose
 declared range passes 2^31 is a bit mask, not a quantity, and is left alone. One value per
-knob for every seat it applies to; a seat keeps any other parameter its config spec gives.
+knob for every seat it applies to; a seat keeps any other parameter its config spec gives. A
+tuned value within 5% of a narrowed bound is named in the verdict (widen it and try again).
 
 Where the tuned player sits. Bots are given by seat and roles are dealt by the game, so with
 ``roles = "random"`` the seat that holds the target changes from game to game. Game *i* draws
@@ -109,6 +110,15 @@ class Knob:
     low: float
     high: float
     integer: bool
+    declared: tuple[float, float] = (-math.inf, math.inf)
+
+    def at_narrowed_edge(self, value) -> bool:
+        """Within 5% of a bound that is narrower than the declared one (the search may have
+        stopped there because of the range, not of the game)."""
+        width = self.high - self.low
+        top = value >= self.high - 0.05 * width and self.high < self.declared[1]
+        bottom = value <= self.low + 0.05 * width and self.low > self.declared[0]
+        return top or bottom
 
     def distribution(self):
         import optuna.distributions as d
@@ -261,7 +271,7 @@ def _declared_knobs(cc: ChallengeConfig, seats) -> list[Knob]:
                 continue
             if cc.tune is not None and name not in cc.tune:
                 continue
-            out.append(Knob(name, bot_name, p.name, low, high, integer))
+            out.append(Knob(name, bot_name, p.name, low, high, integer, (p.low, p.high)))
     return out
 
 
@@ -857,6 +867,11 @@ def _conclude(cc, t, rows, out: Path, many: bool, options) -> dict:
         )
     elif not knobs:
         sentence += "; no bot parameter to tune"
+    edges = [k for k in knobs if values and k.at_narrowed_edge(values[k.name])]
+    if edges:
+        sentence += "; at the edge of its tuned range (widen it in [challenge.ranges]): " + (
+            ", ".join(f"{k.name} [{k.low:g}, {k.high:g}]" for k in edges)
+        )
     manifest = json.loads((where / "manifest.json").read_text())
     played = sum(v["games_done"] for v in manifest["variants"])
     return base | {
@@ -868,6 +883,7 @@ def _conclude(cc, t, rows, out: Path, many: bool, options) -> dict:
         "tuned_parameters": values or {},
         "moved": changes,
         "knobs": {k.name: [k.low, k.high] for k in knobs},
+        "at_range_edge": [k.name for k in edges],
         "confirm": str(where),
         "confirm_games": cc.confirm_games,
         "confirm_games_played": played,

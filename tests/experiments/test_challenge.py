@@ -174,3 +174,22 @@ def test_a_challenge_folder_in_use_is_refused(tmp_path, bots_fault):
             experiments.challenge(cfg, folder, target="green", jobs=1, progress=False, resume=True)
     finally:
         os.close(fd)
+
+
+def test_knob_ranges_and_their_edges():
+    from experiments.challenge_search import knobs_for
+
+    cc = load_challenge(_config(bots="greedy", roles=["red", "green"]))
+    (knob,) = knobs_for(cc, parse_target(cc, "green"), weak=True)
+    assert (knob.name, knob.low, knob.high) == ("greedy.edge", 0.0, 3.0)  # as declared
+    assert not knob.at_narrowed_edge(3.0)  # the declared bound is no artefact of the search
+    narrowed = _config(bots="greedy", roles=["red", "green"])
+    narrowed["challenge"] |= {"ranges": {"greedy.edge": [0.5, 1.5]}}
+    cc = load_challenge(narrowed)
+    (knob,) = knobs_for(cc, parse_target(cc, "green"), weak=True)
+    assert (knob.low, knob.high) == (0.5, 1.5)
+    assert knob.at_narrowed_edge(1.49) and knob.at_narrowed_edge(0.5)
+    assert not knob.at_narrowed_edge(1.0)
+    # the random bot has no knob: a seat it plays has nothing to tune
+    cc = load_challenge(_config(bots="random", roles=["red", "green"]))
+    assert knobs_for(cc, parse_target(cc, "green"), weak=True) == []
