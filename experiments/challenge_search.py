@@ -23,9 +23,9 @@ The config is an ordinary experiment config of one variant (no sweep) with an op
 
 What is tuned (the knobs). Every numeric parameter a bot declares, named ``BOT.PARAM``, of the
 bots that may hold the target (weak) or sit at the other seats (strong). Its range is the
-declared one, narrowed to the default +- 3 x max(|default|, 1) where the declared range is
-wider than 10 x max(|default|, 1) (``move_utility`` in [0, 100], default 6, is tuned in
-[0, 24]; ``search:rollouts`` in [1, 10^6], default 12, in [1, 48]); a parameter whose
+declared one, narrowed to the default +- 8 x max(|default|, 1) where the declared range is
+wider than 100 x max(|default|, 1) (a budget: ``search:rollouts`` in [1, 10^6], default 12,
+is tuned in [1, 108]; greedy's utilities in [0, 100] keep their range); a parameter whose
 declared range passes 2^31 is a bit mask, not a quantity, and is left alone. One value per
 knob for every seat it applies to; a seat keeps any other parameter its config spec gives. A
 tuned value within 5% of a narrowed bound is named in the verdict (widen it and try again).
@@ -249,8 +249,8 @@ def _declared_knobs(cc: ChallengeConfig, seats) -> list[Knob]:
             default = float(p.default_for(cc.players))
             scale = max(abs(default), 1.0)
             low, high = float(p.low), float(p.high)
-            if high - low > 10 * scale:
-                low, high = max(low, default - 3 * scale), min(high, default + 3 * scale)
+            if high - low > 100 * scale:  # a budget declared up to 10**6, not a weight
+                low, high = max(low, default - 8 * scale), min(high, default + 8 * scale)
             if name in cc.ranges:
                 given = cc.ranges[name]
                 ok = isinstance(given, list) and len(given) == 2
