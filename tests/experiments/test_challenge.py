@@ -193,3 +193,50 @@ def test_knob_ranges_and_their_edges():
     # the random bot has no knob: a seat it plays has nothing to tune
     cc = load_challenge(_config(bots="random", roles=["red", "green"]))
     assert knobs_for(cc, parse_target(cc, "green"), weak=True) == []
+
+
+KILLED = """
+import sys
+from sim.core import registry
+registry.GAME_MODULES["fake_runner"] = "tests.experiments.fake_game"
+import experiments
+experiments.challenge({cfg!r}, sys.argv[1], target="green", jobs=1, progress=False)
+"""
+
+
+def test_a_killed_challenge_resumes_to_the_same_trials(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.experiments.conftest import REPO
+
+    # the rules' case: no candidate reaches fair, so the search plays all its 8 trials
+    cfg = _config(bots="greedy", roles=["red", "green"])
+    cfg["params"] = {"bonus": 5}
+    cfg["challenge"]["confirm_games"] = 100
+    whole = experiments.challenge(cfg, tmp_path / "whole", target="green", jobs=1, progress=False)
+    cfg["params"]["delay_ms"] = 0.5  # the same games, slow enough to be killed mid-search
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED.format(cfg=cfg), str(out)], env=env, cwd=REPO
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            path = out / "trials.parquet"
+            if path.is_file() and pl.read_parquet(path).height >= 2:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the challenge ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert not (out / "challenge.json").exists()
+    assert 2 <= _trials(out).height < _trials(whole).height == SEARCH["max_trials"]
+    experiments.challenge(cfg, out, target="green", jobs=1, progress=False, resume=True)
+    assert _trials(out).equals(_trials(whole))
+    assert _result(out, "green")["verdict"] == _result(whole, "green")["verdict"]
