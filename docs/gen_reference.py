@@ -184,6 +184,13 @@ def config_keys_page() -> str:
         "      show_root_heading: false",
         "      members: false",
         "",
+        "## The `[challenge]` table",
+        "",
+        "::: experiments.challenge_search",
+        "    options:",
+        "      show_root_heading: false",
+        "      members: false",
+        "",
     ]
     return "\n".join(out)
 

@@ -4,6 +4,7 @@
 scheduler=None, resume=False)`` runs an experiment from a notebook and returns its run directory;
 ``experiments.balance(config, out=None, ...)`` searches for fair lever values (`menhir balance`);
 ``experiments.screen(config, out=None, ...)`` ranks the levers by their effect (`menhir screen`).
+``experiments.challenge(config, out=None, target=...)`` tries a tuned player (`menhir challenge`).
 Importing this package compiles nothing.
 """
 
@@ -39,4 +40,16 @@ def screen(config, out=None, **options):
     return _screen(config, out, **options)
 
 
-__all__ = ["run", "balance", "screen", "ConfigError", "UserError"]
+def challenge(config, out=None, **options):
+    """Challenge a finding with a tuned player (`menhir challenge`); return the folder.
+
+    Options: ``target`` (a role, ``seat.N`` or a side) or ``all_targets=True``, ``jobs``,
+    ``backend``, ``scheduler``, ``resume``, ``progress``; the folder holds ``challenge.json``,
+    ``trials.parquet`` and ``confirm/`` (runs on fresh seeds).
+    """
+    from experiments.challenge_search import challenge as _challenge
+
+    return _challenge(config, out, **options)
+
+
+__all__ = ["run", "balance", "screen", "challenge", "ConfigError", "UserError"]

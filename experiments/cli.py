@@ -152,15 +152,24 @@ def bench_cmd(games, jobs, seconds, out, bots, history):
 
 
 def _register_optional_commands() -> None:
-    """Commands owned by other packages (runner, reports, ladder, balance, screen)."""
+    """Commands owned by other packages (runner, reports, ladder, balance, screen, challenge)."""
     from experiments.balance_cli import balance_cmd
+    from experiments.challenge_cli import challenge_cmd
     from experiments.levers_cli import levers_cmd
     from experiments.run_cli import run_cmd
     from experiments.screen_cli import screen_cmd
     from reports.cli import report_cmd
     from strategies.ladder_cli import ladder_cmd
 
-    for cmd in (run_cmd, report_cmd, ladder_cmd, balance_cmd, levers_cmd, screen_cmd):
+    for cmd in (
+        run_cmd,
+        report_cmd,
+        ladder_cmd,
+        balance_cmd,
+        levers_cmd,
+        screen_cmd,
+        challenge_cmd,
+    ):
         cli.add_command(cmd)
     cli.add_command(__import__("experiments.check_cli", fromlist=["_"]).check_cmd)  # menhir check
 

@@ -29,6 +29,7 @@ Schema (a list where a scalar is expected is a sweep axis)::
     mode = "grid"              # grid | zip
     [balance]                  # read by `menhir balance` only (experiments/balance_search.py)
     [screen]                   # read by `menhir screen` only (experiments/screening.py)
+    [challenge]                # read by `menhir challenge` only (experiments/challenge_search.py)
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ TOP_KEYS = (
     "sweep",
     "balance",
     "screen",
+    "challenge",
 )
 DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)

@@ -4,10 +4,11 @@
   mkdocstrings cannot read fails it);
 - every ``menhir ...`` command and every TOML config in a fenced block of ``docs/`` and
   ``README.md`` runs, page by page in the order shown, with tiny game counts: ``run`` gets
-  ``--games 20``, configs get ``games = 20`` and a tiny ``[balance]`` budget or ``[screen]``
-  design (20 games a point, 2 trajectories, a Sobol base of 4), ``ladder`` plays 2
-  games per pair, ``bench`` measures 0.05 s per line and skips its cold-compile timing (a
-  fresh process with an empty numba cache, a minute per game); outputs go to a temporary folder;
+  ``--games 20``, configs get ``games = 20`` and a tiny ``[balance]`` and ``[challenge]``
+  budget or ``[screen]`` design (20 games a point, 2 trajectories, a Sobol base of 4),
+  ``ladder`` plays 2 games per pair, ``bench`` measures 0.05 s per line and skips its
+  cold-compile timing (a fresh process with an empty numba cache, a minute per game); outputs
+  go to a temporary folder;
 - the README links only to files inside the project.
 
 A ```` ```toml ```` block with ``title="NAME.toml"`` is written as that file in the page's
@@ -131,6 +132,10 @@ def tiny_config(raw: dict) -> dict:
         # negative error bar (a defect of the report, reported with issue 21)
         bal.update(budget_games=2400, min_games=400, max_games=800, max_trials=2, confirm_games=400)
         raw["balance"] = bal
+    if "challenge" in raw:  # a few trials of a few dozen games, a tiny confirmation run
+        ch = dict(raw["challenge"])
+        ch.update(min_games=40, max_games=80, max_trials=2, budget_games=400, confirm_games=40)
+        raw["challenge"] = ch
     return raw
 
 
@@ -187,7 +192,7 @@ class Page:
             env[key] = value
         argv = words[1:]
         cmd = argv[0] if argv else ""
-        if cmd in ("run", "balance", "screen"):
+        if cmd in ("run", "balance", "screen", "challenge"):
             argv[1] = self.local_config(argv[1])
             argv = _set_option(argv, "--jobs", "1")
             if cmd == "run":
