@@ -639,7 +639,7 @@ def _bots_text(setup: Setup) -> str:
 
 def confirm(cc, target: Target, best: dict, masks: list[int], weak: bool, out: Path, options):
     """The confirmation run: default and tuned placements, paired, on fresh seeds."""
-    import experiments
+    from experiments.runner import run as run_experiment
 
     values = json.loads(best["values"]) if best["values"] != "default" else None
     default_text = _bots_text(cc.setup)
@@ -659,7 +659,7 @@ def confirm(cc, target: Target, best: dict, masks: list[int], weak: bool, out: P
     raw.pop("chunk_games", None)
     if cc.source != "<config>":
         raw = _absolute_files(raw, Path(cc.source).parent)
-    experiments.run(raw, out, resume=out.exists(), **options)
+    run_experiment(raw, out, resume=out.exists(), **options)
     players = pl.read_parquet(out / "players", columns=["variant", "game", "seat", target.column,
                                                         "win"])  # fmt: skip
     hit = (pl.col(target.column) == target.value).fill_null(False)
