@@ -96,7 +96,8 @@ class LokyBackend:
     def __init__(self, jobs: int):
         from joblib.executor import get_memmapping_executor
 
-        self.executor = get_memmapping_executor(jobs, timeout=60)
+        with sigint_blocked():  # threads and workers started here inherit a blocked SIGINT
+            self.executor = get_memmapping_executor(jobs, timeout=60)
         self.capacity = 2 * jobs
 
     def submit(self, fn, *args):

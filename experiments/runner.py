@@ -367,6 +367,12 @@ class Runner:
                 yield run, first, n
 
     def execute(self, backend) -> RunReport:
+        try:
+            return self._execute(backend)
+        finally:  # on any exit, Ctrl-C included: the chunks on disk are listed
+            self.store.flush()
+
+    def _execute(self, backend) -> RunReport:
         start = time.perf_counter()
         tasks = self.tasks()
         in_flight: dict[Any, tuple[VariantRun, int, int]] = {}
@@ -433,7 +439,7 @@ class Runner:
             self._check_target(run)
         if entry["stop_reason"] is None and entry["games_done"] >= entry["games_planned"]:
             entry["stop_reason"] = "games"
-        self.store.save()
+        self.store.save(throttle=True)
         self.report.games_played += out.n
         self.progress.advance(out.n)
         if run.stopped:

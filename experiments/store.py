@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from experiments.config import UserError
@@ -43,6 +45,9 @@ MANIFEST = "manifest.json"
 TABLES = ("games", "players")
 LOCK = ".lock"
 PARTIAL = ".menhir-partial"
+# The manifest is rewritten at most this often while chunks arrive (a sweep of 20,000 variants
+# has a 20 MB manifest); a chunk not yet listed when the run is killed is played again.
+SAVE_EVERY_S = 1.0
 CHUNK_NAME = re.compile(r"part-\d{12}-\d+\.parquet")
 
 
@@ -97,17 +102,12 @@ def holder_pid(folder: Path) -> str:
 def _creation_plan(manifest: dict, files: dict) -> dict:
     """What a creation writes into its hidden sibling: folders, and files with their sizes at
     most (the manifest and variant data files; ``.tmp/`` holds the manifest being written)."""
-    folders = [".tmp"] + [
-        f"{table}/variant={v['id']}" for table in TABLES for v in manifest["variants"]
-    ]
+    folders = [".tmp", *TABLES]
     for rel in files:
         parent = Path(rel).parent
         while str(parent) not in (".", ""):
             folders.append(str(parent))
             parent = parent.parent
-    for folder in list(folders):
-        if "/" in folder:
-            folders.append(folder.split("/")[0])
     size = len(_manifest_bytes(manifest))
     return {
         "folders": sorted(set(folders)),
@@ -239,6 +239,8 @@ class RunStore:
         self.root = Path(root)
         self.manifest: dict = {}
         self._lock: int | None = None
+        self._saved_at = -math.inf
+        self._dirty = False
 
     @property
     def tmp(self) -> Path:
@@ -281,9 +283,8 @@ class RunStore:
             (building / PARTIAL).write_text(json.dumps(plan))
             building.chmod(0o777 & ~_umask())  # mkdtemp makes it private; a run dir is not
             store._lock = take_lock(building)
-            for table in TABLES:
-                for variant in manifest["variants"]:
-                    (building / table / f"variant={variant['id']}").mkdir(parents=True)
+            for table in TABLES:  # partition folders are made with their first chunk
+                (building / table).mkdir()
             (building / ".tmp").mkdir()
             for rel, text in (files or {}).items():
                 (building / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -392,7 +393,8 @@ class RunStore:
             listed = {f"part-{first:012d}-{n}.parquet" for first, n in variant["chunks"]}
             for table in TABLES:
                 folder = self.root / table / f"variant={variant['id']}"
-                folder.mkdir(parents=True, exist_ok=True)
+                if not folder.is_dir():
+                    continue
                 for path in folder.iterdir():
                     if (
                         CHUNK_NAME.fullmatch(path.name)
@@ -423,19 +425,34 @@ class RunStore:
             if variant["stop_reason"] == "games":
                 variant["stop_reason"] = None
 
-    def save(self, manifest: dict | None = None) -> None:
-        """Replace the manifest atomically (fsynced: it is the record of what is done)."""
+    def save(self, manifest: dict | None = None, throttle: bool = False) -> None:
+        """Replace the manifest atomically (fsynced: it is the record of what is done).
+
+        With ``throttle``, at most once per SAVE_EVERY_S: a later save or ``flush`` writes it.
+        """
         if manifest is not None:
             self.manifest = manifest
+        now = time.monotonic()
+        if throttle and now - self._saved_at < SAVE_EVERY_S:
+            self._dirty = True
+            return
         data = _manifest_bytes(self.manifest)
         _write_atomic(self.root / MANIFEST, data, self.tmp, sync=True)
+        self._saved_at, self._dirty = now, False
+
+    def flush(self) -> None:
+        """Write a manifest a throttled save left pending."""
+        if self._dirty:
+            self.save()
 
     def write_chunk(
         self, variant_id: str, first: int, n: int, games: bytes, players: bytes
     ) -> None:
         """Put one chunk's two parquet files in place (the manifest is not touched)."""
         for table, data in (("games", games), ("players", players)):
-            _write_atomic(chunk_file(self.root, table, variant_id, first, n), data, self.tmp)
+            path = chunk_file(self.root, table, variant_id, first, n)
+            path.parent.mkdir(exist_ok=True)
+            _write_atomic(path, data, self.tmp)
 
     def chunk_paths(self, table: str, variant: dict) -> list[Path]:
         return [chunk_file(self.root, table, variant["id"], f, n) for f, n in variant["chunks"]]
