@@ -160,6 +160,7 @@ def parse_config(
         raw=raw,
         name=name,
         game=game,
+        decl=decl,
         games=games,
         seed=seed,
         players=players,
