@@ -63,7 +63,7 @@ import polars as pl
 from experiments.config import ConfigError, UserError, fail, parse_config, read_toml
 from experiments.sweep import Variant, expand
 from sim.core.gamedata import DataError, get_value
-from sim.core.registry import GAME_MODULES, get_game
+from sim.core.registry import GAME_MODULES
 
 TARGETS = ("roles", "leaders", "seats", "sides")
 # scalars of a game with a wanted value: their unit, and what they measure
@@ -198,7 +198,7 @@ def load_balance(config: str | Path | dict) -> BalanceConfig:
     for key in table:
         if key not in BALANCE_KEYS:
             raise fail(source, f"balance.{key}", f"unknown key; allowed: {', '.join(BALANCE_KEYS)}")
-    decl = get_game(cfg.game)
+    decl = cfg.decl
     players = cfg.players if isinstance(cfg.players, tuple) else (cfg.players,)
     goal = _goal(source, decl, table, players)
     target = goal.text
@@ -303,7 +303,7 @@ def _int(source, key, value, low, high) -> int:
 def _levers(source: str, cfg, table) -> tuple[Lever, ...]:
     if not isinstance(table, dict) or not table:
         raise fail(source, "balance.levers", "a table of levers: name = [low, high] or choices")
-    decl = get_game(cfg.game)
+    decl = cfg.decl
     players = cfg.players[0] if isinstance(cfg.players, tuple) else cfg.players
     out = []
     for name, spec in table.items():

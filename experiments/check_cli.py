@@ -74,8 +74,9 @@ def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, max
         )
     role_arg = roles if roles in ("random", "draft") else roles.split(",")
     try:
-        params, data = split_overrides(get_game(game), parse_assignments(sets))
-        setup = make_setup(game, players, params, bot, role_arg, data)
+        decl = get_game(game)  # once: passed down
+        params, data = split_overrides(decl, parse_assignments(sets))
+        setup = make_setup(decl, players, params, bot, role_arg, data)
         invariants_module(game)
     except ParamError as exc:
         raise CheckUsageError(str(exc)) from None

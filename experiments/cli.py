@@ -96,14 +96,15 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
     if game not in GAME_MODULES:
         raise MenhirError(f"unknown game '{game}'; known: {', '.join(GAME_MODULES)}")
     role_arg = roles if roles in ("random", "draft") else roles.split(",")
-    params, data = split_overrides(get_game(game), parse_assignments(sets))
-    setup = make_setup(game, players, params, bots, role_arg, data)
+    decl = get_game(game)  # once: passed down
+    params, data = split_overrides(decl, parse_assignments(sets))
+    setup = make_setup(decl, players, params, bots, role_arg, data)
     lines, table = trace_game(setup, seed)
     if trace:
         for line in lines:
             click.echo(line)
     click.echo(f"{setup.game} {setup.players}p seed={seed}: {lines[-1] if lines else ''}")
-    word = get_game(setup.game).role_label
+    word = decl.role_label
     for row in table.iter_rows(named=True):
         extra = f" {word} {row['role']}" if row["role"] else ""
         extra += f" side {row['side']}" if row["side"] else ""

@@ -178,6 +178,7 @@ def parse_config(
         raw=raw,
         name=name,
         game=game,
+        decl=decl,
         games=games,
         seed=seed,
         players=players,

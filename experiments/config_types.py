@@ -8,8 +8,10 @@ is also importable from ``experiments.config``, where users find them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from sim.core.registry import GameDecl
 
 MAX_GAMES = 1_000_000_000
 # Variants a sweep may make unless --max-variants allows more: the count is checked before any
@@ -30,13 +32,15 @@ class ExperimentConfig:
     """A parsed and type-checked config; ``raw`` is the TOML as parsed (stored in the manifest).
 
     Sweep axes (``players``, ``bots``, ``roles``, each of ``params``) hold a tuple of values
-    when swept; ``axes`` lists the swept setting names in expansion order.
+    when swept; ``axes`` lists the swept setting names in expansion order. ``decl`` is the
+    game's declaration, resolved once by ``parse_config`` and passed down from here.
     """
 
     source: str
     raw: dict
     name: str
     game: str
+    decl: GameDecl = field(compare=False, repr=False)
     games: int
     seed: int
     players: int | tuple[int, ...]

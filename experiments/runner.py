@@ -37,7 +37,7 @@ from experiments.interrupts import Terminated
 from experiments.progress import Clock, Progress
 from experiments.store import RunStore, read_manifest
 from experiments.sweep import Variant, expand, setup_description
-from sim.core.registry import GAME_MODULES, Setup, get_game
+from sim.core.registry import GAME_MODULES, Setup
 
 Z95 = 1.959963984540054
 
@@ -228,7 +228,7 @@ def provenance() -> dict[str, Any]:
 def new_manifest(
     cfg: ExperimentConfig, variants: list[Variant], chunk: int, config_path: str | None
 ) -> dict[str, Any]:
-    decl = get_game(cfg.game)
+    decl = cfg.decl
     return {
         **provenance(),
         "name": cfg.name,
@@ -307,7 +307,7 @@ class Runner:
         self.cfg = cfg
         self.progress = progress
         self.report = RunReport(store.root)
-        n_roles = len(get_game(cfg.game).roles)
+        n_roles = len(cfg.decl.roles)
         chunk = store.manifest["chunk_games"]
         by_id = {e["id"]: e for e in store.manifest["variants"]}
         self.runs = [
@@ -337,7 +337,7 @@ class Runner:
                 )
             paths = self.store.chunk_paths("players", run.entry)
             table = pl.read_parquet(paths, columns=["seat", "role", "win"])
-            roles = get_game(self.cfg.game).roles
+            roles = self.cfg.decl.roles
             seat = table["seat"].to_numpy().astype(np.int64)
             win = table["win"].to_numpy()
             role_win = np.zeros(len(roles))
@@ -504,7 +504,7 @@ def _check_same_run(store: RunStore, cfg: ExperimentConfig, variants: list[Varia
             f"{m['games_per_variant']} games per variant; a run can grow, not shrink "
             f"(give --games >= {m['games_per_variant']}, or start a new --out)"
         )
-    version = get_game(cfg.game).version
+    version = cfg.decl.version
     if m.get("game_version") != version:
         raise UserError(
             f"{where}: made with {cfg.game} version {m.get('game_version')}, "

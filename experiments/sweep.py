@@ -18,7 +18,7 @@ from typing import Any
 from experiments.config_types import MAX_VARIANTS, ConfigError, ExperimentConfig, fail
 from sim.core.gamedata import DataError, get_value, show_value, text_digest
 from sim.core.params import ParamError
-from sim.core.registry import Setup, data_params, get_game, make_setup, read_variant_file
+from sim.core.registry import Setup, data_params, make_setup, read_variant_file
 
 # Columns the games table already has: a swept parameter with one of these names gets a prefix.
 GAMES_COLUMNS = ("variant", "game", "seed", "players", "rounds", "turns", "end_reason", "winners")
@@ -143,7 +143,7 @@ def _column_value(value: Any) -> Any:
 
 def _make_setup(cfg: ExperimentConfig, players, params, bots, roles, data, data_file) -> Setup:
     """make_setup, checked one setting at a time so the error names the key at fault."""
-    decl = get_game(cfg.game)
+    decl = cfg.decl
     try:
         param_set = data_params(decl, players, data, *_file_text(cfg, data_file))
     except DataError as exc:
@@ -156,11 +156,11 @@ def _make_setup(cfg: ExperimentConfig, players, params, bots, roles, data, data_
     except ParamError as exc:
         raise fail(cfg.source, "params", str(exc)) from None
     try:
-        make_setup(cfg.game, players, params, bots, decl.role_modes[0], data, data_file)
+        make_setup(decl, players, params, bots, decl.role_modes[0], data, data_file)
     except ParamError as exc:
         raise fail(cfg.source, "bots", f"{exc} (with players = {players})") from None
     try:
-        return make_setup(cfg.game, players, params, bots, roles, data, data_file)
+        return make_setup(decl, players, params, bots, roles, data, data_file)
     except ParamError as exc:
         raise fail(cfg.source, "roles", f"{exc} (with players = {players})") from None
 
@@ -201,7 +201,7 @@ def variant_key(setup: Setup) -> int:
     common-random-numbers key).
     """
     description = setup_description(setup)
-    declared = get_game(setup.game).params
+    declared = setup.decl.params
     description["params"] = declared.non_default(setup.players, setup.params)
     text = json.dumps([setup.game, description], sort_keys=True)
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()

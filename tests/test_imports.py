@@ -1,4 +1,4 @@
-"""No import circle between the project's own modules (issue 43).
+"""No import circle between the project's own modules (issue 43), and the layer map names real ones.
 
 The graph has one node per module of ``sim``, ``strategies``, ``experiments`` and ``reports``
 (a package is its ``__init__.py``) and one edge per import of another project module, found with
@@ -16,6 +16,7 @@ one cycle through it, each edge with the file and line of its import.
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from pathlib import Path
 
@@ -23,6 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "strategies", "experiments", "reports")
+LAYERS_PAGE = ROOT / "docs" / "contributing" / "layers.md"
+LAYER_STEPS = ("config", "variants", "chunks", "kernels", "parquet", "report")
 
 # Known circles, allowed until they are removed (issue 43, item 1: the Celtic engine as one
 # layer with one owner). Celtic Trader is the introductory game of Celtic Quest: Celtic Quest's
@@ -205,3 +208,32 @@ def test_the_check_sees_a_lazy_circle_and_a_package_import(tmp_path):
     (pkg / "a.py").write_text("X = 1\n")
     (pkg / "sub" / "b.py").write_text("def g():\n    return 1\n")
     assert circles(import_graph(tmp_path, ["pkg"])) == []
+
+
+def _layer_rows() -> list[tuple[str, list[str]]]:
+    """(step, backticked .py paths) of each row of the layers page's table."""
+    rows = []
+    for line in LAYERS_PAGE.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 2 or set(cells[0]) <= set("-: "):
+            continue
+        step = cells[0].strip("*").lower()
+        if step in LAYER_STEPS:
+            rows.append((step, re.findall(r"`([\w/]+\.py)`", line)))
+    return rows
+
+
+def test_layer_map_names_modules_that_exist(graph):
+    """docs/contributing/layers.md has a row per step, in order, each naming the modules that
+    own it, modules of the graph above; every other file the page names exists."""
+    rows = _layer_rows()
+    assert [step for step, _ in rows] == list(LAYER_STEPS)
+    for step, paths in rows:
+        assert paths, f"layers.md: the step {step!r} names no module"
+    modules = {str(p.relative_to(ROOT)) for p in project_modules(ROOT, PACKAGES).values()}
+    owners = {path for _, paths in rows for path in paths}
+    missing = sorted(owners - modules)
+    assert not missing, f"layers.md: no such module of the project: {', '.join(missing)}"
+    named = re.findall(r"`([\w/.]+\.py)`", LAYERS_PAGE.read_text(encoding="utf-8"))
+    missing = sorted(n for n in named if "/" not in n or not (ROOT / n).is_file())
+    assert not missing, f"layers.md: name files by their path from the repository: {missing}"

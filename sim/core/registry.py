@@ -142,7 +142,18 @@ class Setup:
 
     @property
     def decl(self) -> GameDecl:
-        return get_game(self.game)
+        """The game's declaration: the one ``make_setup`` resolved, else looked up once. It is
+        kept out of the pickled state: a Setup crosses to a worker by its game id."""
+        decl = self.__dict__.get("_decl")
+        if decl is None:
+            decl = get_game(self.game)
+            object.__setattr__(self, "_decl", decl)
+        return decl
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_decl", None)
+        return state
 
     def raw_data(self) -> dict:
         """The parsed data file this setup plays (variant file and overrides applied)."""
@@ -184,7 +195,7 @@ def all_games() -> list[GameDecl]:
 
 
 def make_setup(
-    game_id: str,
+    game_id: str | GameDecl,
     players: int | None = None,
     params: Mapping[str, Any] | None = None,
     bots: str | Sequence[str] | None = None,
@@ -195,9 +206,13 @@ def make_setup(
     """Validate a game setup completely; any problem is a one-line ``SetupError``/``ParamError``.
 
     ``data`` overrides values of the game's data file by path and ``data_file`` replaces the
-    file; the parameters' defaults then come from that data (sim/core/gamedata.py).
+    file; the parameters' defaults then come from that data (sim/core/gamedata.py). A caller
+    that has resolved the game already passes its declaration as ``game_id``: the setup keeps it.
     """
-    decl = get_game(game_id)
+    if isinstance(game_id, GameDecl):
+        decl, game_id = game_id, game_id.id
+    else:
+        decl = get_game(game_id)
     players = decl.min_players if players is None else players
     decl.check_players(players)
     name, text = read_variant_file(data_file)
@@ -219,7 +234,9 @@ def make_setup(
             raise SetupError(f"bot '{spec}': {exc}") from None
     roles = _check_roles(decl, players, roles)
     overrides = tuple(sorted((data or {}).items()))
-    return Setup(game_id, players, resolved, specs, roles, overrides, name, text)
+    setup = Setup(game_id, players, resolved, specs, roles, overrides, name, text)
+    object.__setattr__(setup, "_decl", decl)
+    return setup
 
 
 def read_variant_file(path: str | Path | None) -> tuple[str | None, str | None]:

@@ -1,7 +1,10 @@
+import pickle
+
 import numpy as np
 import polars as pl
 import pytest
 
+from sim.core import registry
 from sim.core.batch import play_batch, trace_game
 from sim.core.params import ParamError
 from sim.core.registry import BotSpec, SetupError, get_game, make_setup
@@ -37,6 +40,25 @@ def test_make_setup_errors(fake_game, kwargs, fragment):
     with pytest.raises(ParamError) as info:
         make_setup("fake_dice", **kwargs)
     assert fragment in str(info.value)
+
+
+def test_a_setup_keeps_the_declaration_it_was_made_with(fake_game, monkeypatch):
+    """make_setup given a declaration looks nothing up, and its setup answers ``decl`` from it
+    (issue 43: the game is resolved once per command); a pickled setup, as a worker receives
+    it, travels by game id and looks its declaration up once."""
+    decl = get_game("fake_dice")
+    lookups = []
+    real = registry.get_game
+    monkeypatch.setattr(registry, "get_game", lambda game: lookups.append(game) or real(game))
+    setup = make_setup(decl, 2, bots="random", roles=["red", "blue"])
+    setup.bot_arrays(), setup.role_ids()
+    assert setup.decl is decl and lookups == []
+    assert setup == make_setup("fake_dice", 2, bots="random", roles=["red", "blue"])
+    assert lookups == ["fake_dice"]
+    moved = pickle.loads(pickle.dumps(setup))
+    assert "_decl" not in moved.__dict__ and moved == setup
+    moved.bot_arrays(), moved.role_ids()
+    assert moved.decl is decl and lookups == ["fake_dice", "fake_dice"]
 
 
 def test_setup_arrays(fake_game):

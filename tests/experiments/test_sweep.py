@@ -1,11 +1,14 @@
 """Sweep expansion: grid and zip variants, labels, swept columns, variant keys, chunk plans."""
 
+import dataclasses
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from experiments.config import parse_config
 from experiments.runner import chunk_plan
 from experiments.sweep import expand, variant_key
+from sim.core import registry
 from tests.experiments.conftest import FAKE
 
 
@@ -24,6 +27,21 @@ def test_grid_is_the_cartesian_product_in_axis_order():
     ]
     assert all(v.setup.params["bonus"] == 1.5 for v in variants)
     assert variants[0].columns == {"dice": 1}  # a swept players is already a games column
+
+
+def test_the_variants_play_the_declaration_the_config_resolved(monkeypatch):
+    """parse_config resolves the game once; expand passes that declaration down to every
+    variant's setup and looks nothing up again (issue 43)."""
+    cfg = _cfg(players=[2, 3], params={"dice": [1, 2]})
+    own = dataclasses.replace(cfg.decl)  # an equal declaration, but not the registry's object
+    cfg = dataclasses.replace(cfg, decl=own)
+    lookups = []
+    real = registry.get_game
+    monkeypatch.setattr(registry, "get_game", lambda game: lookups.append(game) or real(game))
+    variants = expand(cfg)
+    assert [v.setup.players for v in variants] == [2, 2, 3, 3]
+    assert all(v.setup.decl is own for v in variants) and lookups == []
+    assert variant_key(variants[0].setup) != variant_key(variants[1].setup) and lookups == []
 
 
 def test_zip_steps_the_axes_together():
