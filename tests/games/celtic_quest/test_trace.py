@@ -152,6 +152,9 @@ def test_section_3_setup_is_printed_before_the_first_turn(players, bots, seed):
     assert [bag[k] for k in ("cycle", "orders", "Romanisation", "druid")] == [
         tok["cycle"], tok["orders"], tok["romanisation"], tok["druid"]
     ]  # fmt: skip
+    unused = {it["id"]: it["count"] - sum(it["start_by_seat"][:players]) for it in raw["items"]}
+    at_5 = unused if players == 5 else dict.fromkeys(unused, 0)  # five_player_items = "bag"
+    assert {k: bag.get(k, 0) for k in unused} == at_5
     total = int(_after(block, "bag (").split(" ")[0])
     assert total == sum(bag.values())
     quests_seen = []
