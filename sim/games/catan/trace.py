@@ -132,7 +132,9 @@ def _event(a, b, action, names, data) -> list[str]:
         lines.append(f"  longest road {text}")
     if b[S.LA_HOLDER] != a[S.LA_HOLDER]:
         lines.append(f"  largest army to seat {int(b[S.LA_HOLDER])}")
-    if b[S.PHASE] == S.PH_SBP and a[S.PHASE] != S.PH_SBP:
+    if b[S.PHASE] == S.PH_SBP and a[S.PHASE] != S.PH_SBP and a[S.SBP_LEFT] == 0:
+        # entered from the turn's end; a return from a step inside the phase (Troy's Sea People
+        # after a ship built in it) finds the phase already under way (seats still to build)
         lines.append("  special building phase")
     if (
         not b[S.OVER]

@@ -264,6 +264,11 @@ def quest_tables(
         for i, item in enumerate(ITEM_IDS):
             start[seat, i] = items[item]["start_by_seat"][seat]
     v["item_start"] = start
+    # §3 item 4: below 5 players the items no seat starts with leave the game; at 5 (revised
+    # ruling, lever five_player_items) they go into the bag
+    unused = [items[item]["count"] - int(start[:, i].sum()) for i, item in enumerate(ITEM_IDS)]
+    to_bag = players >= 5 and params["five_player_items"] == "bag"
+    v["item_bag"] = np.array(unused if to_bag else [0] * N_ITEMS, np.int32)
     flat = [np.asarray(v[name], np.int32).reshape(-1) for name, _ in XDATA_LAYOUT]
     for (name, size), arr in zip(XDATA_LAYOUT, flat, strict=True):
         assert arr.size == size, name

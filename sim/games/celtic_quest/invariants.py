@@ -148,6 +148,7 @@ def _items(s, data):
         for p in range(n_players):
             count += s[qp(p) + Q.QP_ITEMS + i]
             total += data[Q.X_ITEM_START + p * Q.N_ITEMS + i]
+        total += data[Q.X_ITEM_BAG + i]
         if count != total:
             return False
     return True

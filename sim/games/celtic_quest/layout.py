@@ -233,6 +233,7 @@ XDATA_LAYOUT = (  # (name, size)
     ("quest_amount", MAX_QUESTS),
     ("quest_terrain", MAX_QUESTS),  # TERRAIN_* bit of a free_entry quest
     ("item_start", MAX_PLAYERS * N_ITEMS),  # items in each seat's pouch at setup
+    ("item_bag", N_ITEMS),  # items put into the bag at setup (5 players, five_player_items)
 )
 _offsets = {}
 _at = DATA_LEN
@@ -267,5 +268,6 @@ X_QUEST_ABILITY = _offsets["quest_ability"]
 X_QUEST_AMOUNT = _offsets["quest_amount"]
 X_QUEST_TERRAIN = _offsets["quest_terrain"]
 X_ITEM_START = _offsets["item_start"]
+X_ITEM_BAG = _offsets["item_bag"]
 
 assert N_KINDS == T_GOLD + N_ITEMS

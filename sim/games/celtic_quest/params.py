@@ -276,7 +276,11 @@ SCHEMA: dict[str, Any] = {
             "amount": _int(0, 20),
         }
     ],
-    "pouch": {"max": LEVER, "unused_at_setup": _one_of("out_of_game")},
+    "pouch": {
+        "max": LEVER,
+        "unused_at_setup": _one_of("out_of_game"),
+        "five_player_items": LEVER,
+    },
     "enchantment": {
         "crystal_spots_per_tile": _int(0, 3),
         "plain_roman_spots": _int(0, 3),
@@ -432,6 +436,15 @@ LEVERS: tuple[tuple[Param, str], ...] = (
         "map.unconnected_spots_max",
     ),
     (_count("pouch_limit", 0, MAX_POUCH, "items a player may hold"), "pouch.max"),
+    (
+        _switch(
+            "five_player_items",
+            ("bag", "removed"),
+            "at 5 players, the items no seat starts with: into the bag at setup (revised ruling, "
+            "§3 item 4), or removed from the game (the earlier ruling); below 5 always removed",
+        ),
+        "pouch.five_player_items",
+    ),
     (_count("bread_extra_tiles", 0, 6, "tiles of movement a bread adds"), "items.bread.amount"),
     (_count("ring_extra_rp", 0, 20, "RP a ring adds to a delivery"), "items.ring.amount"),
     (

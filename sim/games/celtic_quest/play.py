@@ -42,10 +42,15 @@ def map_seed(setup, game_seed: int) -> int:
     return int(game_seed) % 2**64 if pool == 0 else int(game_seed) % pool
 
 
+def map_layout(setup, seed: int):
+    """(catalogue, generated map) of the map with seed ``seed`` (§3.1)."""
+    cat = replace(load_catalogue(), unconnected_max=setup.params["unconnected_spots_max"])
+    return cat, generate_map(cat, map_rng(seed), setup.players)
+
+
 def map_graph(setup, seed: int):
     raw = setup.raw_data()
-    cat = replace(load_catalogue(), unconnected_max=setup.params["unconnected_spots_max"])
-    built = generate_map(cat, map_rng(seed), setup.players)
+    cat, built = map_layout(setup, seed)
     return section_graph(cat, built.layout, tuple(raw["game"]["demand_columns"]))
 
 

@@ -142,6 +142,7 @@ from sim.games.celtic_quest.layout import (
     X_ELIXIR_CRYSTALS,
     X_ELIXIR_PICKS,
     X_HARP_PER_VISIT,
+    X_ITEM_BAG,
     X_ITEM_START,
     X_ITEMS_REMOVED,
     X_N_DESTINY_DECK,
@@ -386,6 +387,8 @@ def setup(data, n_players, fixed_destinies, rng, out):
     face-down tokens, crystals, quests and destinies (``fixed_destinies[seat] >= 0``: that
     card; else dealt from the shuffled deck, §3 item 6 and §4.11)."""
     out[BAG + T_DRUID] = xr(data, X_DRUIDS)
+    for i in range(N_ITEMS):  # §3 item 4: at 5 players, the items no seat starts with
+        out[BAG + T_GOLD + i] += data[X_ITEM_BAG + i]
     out[CRYSTAL_SUPPLY] = xr(data, X_CRYSTALS)
     out[ITEM_DRAWN] = -1
     out[GOLD_ROMAN] = -1

@@ -17,20 +17,30 @@ from sim.core.rng import seed_streams
 from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.decisions import DECISION_KINDS
 from sim.games.celtic_quest.params import load_raw
-from sim.games.celtic_quest.play import SCORE_COMPONENTS, fixed_destinies, game_data
+from sim.games.celtic_quest.play import (
+    SCORE_COMPONENTS,
+    fixed_destinies,
+    game_data,
+    map_layout,
+    map_seed,
+)
+from sim.games.celtic_quest.rules import setup as quest_setup
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader import trace as trader_trace
 from sim.games.celtic_trader.decisions import decision_kind
 from sim.games.celtic_trader.params import (
     CAP_NAMES,
+    O_RULES,
     O_SEC_TILE,
     O_SPOT_RES,
+    O_SPOT_SEC,
+    R_NSPOT,
     bastion_names,
     resource_names,
     section_names,
 )
 from sim.games.celtic_trader.play import write_results
-from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
+from sim.games.celtic_trader.rules import current_player, init_state, is_over, setup_state, step
 from strategies.celtic_trader import choose_action
 
 ITEM_NAMES = ("gold", "bread", "ring", "elixir")
@@ -177,6 +187,58 @@ def describe_effects(a: np.ndarray, b: np.ndarray, data: np.ndarray) -> list[str
     return out
 
 
+def _list(counts) -> str:
+    return ", ".join(f"{int(n)} {name}" for name, n in counts if n) or "none"
+
+
+def setup_lines(setup, seed: int, s: np.ndarray, data: np.ndarray) -> list[str]:
+    """The table as set up (§3), before the first turn: the map and its tokens, the bastion
+    charts, the bag, supply, crystals and spell track, each seat's items, destiny and quests,
+    and the quest pile. The designer's view: the secret cards are shown."""
+    res, sec, kinds = resource_names(), section_names(), trader_trace._kind_names()
+    destinies, quests = _names()
+    n = int(s[S.NP])
+    if setup.params["map_mode"] == "generated":
+        _, built = map_layout(setup, map_seed(setup, seed))
+        tiles = ", ".join(f"{p.tile} ({p.q},{p.r}) r{p.rotation}" for p in built.layout)
+        lines = [f"map: generated in {built.builds} build(s): {tiles}"]
+    else:
+        lines = ["map: the fixed Celtic Trader layout"]
+    on_map, face_down = [], []
+    for sp in range(int(data[O_RULES + R_NSPOT])):
+        where = f"{res[int(data[O_SPOT_RES + sp])]} on {sec[int(data[O_SPOT_SEC + sp])]}"
+        if s[Q.SPOT_OUT + sp]:
+            face_down.append(where)
+        elif s[S.SPOT + sp]:
+            on_map.append(where)
+    lines.append(f"resource tokens on the map ({len(on_map)}): {', '.join(on_map) or 'none'}")
+    lines.append(f"face-down tokens (out of play): {', '.join(face_down) or 'none'}")
+    lines += trader_trace.setup_lines(s, data)[1:]  # the bastion charts
+    bag = [(kinds[k], s[S.BAG + k]) for k in range(S.N_KINDS)]
+    lines.append(f"bag ({int(sum(n_ for _, n_ in bag))} tokens): {_list(bag)}")
+    lines.append(
+        f"supply {s[S.SUPPLY]} points, {s[S.TENS_LEFT]} '+10' markers; "
+        f"{s[Q.CRYSTAL_SUPPLY]} crystals off the map; spell track box {s[Q.SPELL]}"
+    )
+    for seat in range(n):
+        q = Q.QPLAYERS + seat * Q.QPW
+        items = s[q + Q.QP_ITEMS : q + Q.QP_ITEMS + Q.N_ITEMS]
+        items = _list(zip(ITEM_NAMES, items, strict=True))
+        if s[q + Q.QP_DESTINY] >= 0:
+            destiny = f"destiny {destinies[int(s[q + Q.QP_DESTINY])]}"
+        else:
+            pair = [destinies[int(d)] for d in s[q + Q.QP_ALT0 : q + Q.QP_ALT0 + 2] if d >= 0]
+            destiny = f"destiny to keep: {' or '.join(pair)}"
+        held = [quests[int(x)] for x in s[q + Q.QP_HELD : q + Q.QP_HELD + Q.MAX_HELD] if x >= 0]
+        lines.append(
+            f"seat {seat}: items {items}; {destiny}; quests {', '.join(held) or 'none'} (secret)"
+        )
+    top, left = int(s[Q.QPILE_TOP]), int(s[Q.QPILE_N])
+    pile = [quests[int(x)] for x in s[Q.QPILE + top : Q.QPILE + top + left]]
+    lines.append(f"quest pile ({left}, top first): {', '.join(pile) or 'empty'}")
+    return lines
+
+
 def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     """Play one game (the same game the compiled loop plays for ``seed``) and log it."""
     from sim.games.celtic_quest.play import new_result
@@ -189,11 +251,16 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     a = np.zeros(Q.QSTATE_LEN, np.int32)
     b = np.zeros(Q.QSTATE_LEN, np.int32)
     buf = np.zeros(S.BUF_LEN, np.int32)
+    before = np.zeros(Q.QSTATE_LEN, np.int32)  # the table before the first turn (§3)
+    setup_state(data, setup.players, S.ROLES_RANDOM, fixed, before)
+    quest_setup(data, setup.players, fixed, streams[0].copy(), before)
     init_state(data, setup.players, S.ROLES_RANDOM, fixed, streams[0], a)
     destinies, _ = _names()
     lines = [
         f"Celtic Quest, {setup.players} players, seed {seed}, bots "
-        + ", ".join(str(x) for x in setup.bots)
+        + ", ".join(str(x) for x in setup.bots),
+        *setup_lines(setup, seed, before, data),
+        *(f"    {x}" for x in describe_effects(before, a, data)),
     ]
     counts = np.zeros((setup.players, len(DECISION_KINDS)), np.int32)
     while not is_over(a):

@@ -2,6 +2,7 @@
 tokens by the spiral or at random with no 6 next to an 8, the robber on the desert, bank, deck,
 pieces; the same seed gives the same board."""
 
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -9,8 +10,8 @@ import pytest
 
 from sim.games.catan import params as P
 from sim.games.catan import state as S
-from sim.games.catan.rules import red_adjacent
-from tests.games.catan.helpers import DESERT, board, data_for, dealt
+from sim.games.catan.rules import place_numbers, red_adjacent
+from tests.games.catan.helpers import DESERT, board, data_for, dealt, rng
 
 SEEDS = range(300)
 
@@ -66,6 +67,38 @@ def test_no_6_next_to_8_over_many_seeds(players, placement):
                 for m in b.hex_neighbours[h]:
                     assert m < 0 or numbers[m] not in (6, 8), (seed, h, m)
         assert not red_adjacent(s, data)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_section_9_2_the_printed_5_6_spiral_never_puts_6_and_8_side_by_side(players):
+    """§9.2: "The spiral token order never puts 6 and 8 next to each other, for any desert
+    position and rotation". The setup kernel deals the large board's tokens (the printed 5-6
+    order) along each rotation the engine can draw, for every pair of desert hexes the terrain
+    shuffle can produce: no 6 or 8 ever touches another 6 or 8."""
+    base = data_for(players)
+    b = board(players)
+    n_hex, n_rot = b.n_hexes, int(base[P.G_ROTATIONS])
+    terrains, tokens, _ = P.board_pools(b.name)
+    deserts = terrains[DESERT]
+    assert n_rot == b.spiral.shape[0] >= 2 and deserts == 2
+    spiral = P.table(base, "spiral")
+    cases = 0
+    for k in range(n_rot):
+        # the kernel draws k in 0..G_ROTATIONS-1: a one-rotation copy holding row k forces k
+        data = base.copy()
+        data[P.G_ROTATIONS] = 1
+        data[P.D_SPIRAL : P.D_SPIRAL + S.MAX_HEX] = spiral[k]
+        for des in itertools.combinations(range(n_hex), deserts):
+            s = np.zeros(S.STATE_LEN, np.int32)
+            terrain = s[S.HEX_TERRAIN : S.HEX_TERRAIN + n_hex]
+            terrain[:] = 0
+            terrain[list(des)] = DESERT
+            place_numbers(data, rng(cases), s)
+            numbers = _numbers(s, n_hex)
+            assert [numbers[h] for h in b.spiral[k] if numbers[h]] == tokens, (k, des)
+            assert not red_adjacent(s, data), (k, des)
+            cases += 1
+    assert cases == n_rot * len(list(itertools.combinations(range(n_hex), deserts)))
 
 
 def test_spiral_follows_the_rotated_path():

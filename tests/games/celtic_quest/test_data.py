@@ -278,6 +278,7 @@ LEVER_PARAMS = {
     "Item effects: ring +2 RP": ("ring_extra_rp", 2, None),
     "Item effects: elixir 1 free pick-up": ("elixir_free_pickups", 1, None),
     "Used / discarded items": ("items_after_use", "discard_pile", "removed_from_game"),
+    "Unused items at 5 players (§3 item 4)": ("five_player_items", "bag", "removed"),
     "Ring bonus scope": ("ring_bonus", "per_token", "per_delivery"),
     "Harp bonus scope": ("harp_bonus", "per_token", "per_delivery"),
     "Crystal delivery amount": ("crystal_delivery", "player_choice", "all_or_none"),

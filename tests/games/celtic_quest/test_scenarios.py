@@ -28,6 +28,7 @@ import sim.games.celtic_trader.rules as trader
 from sim.core.registry import make_setup
 from sim.core.results import to_frames
 from sim.games.celtic_quest import layout as Q
+from sim.games.celtic_quest.invariants import state_check as quest_state_check
 from sim.games.celtic_quest.mapgen import chart_value, generate_map, load_catalogue, section_graph
 from sim.games.celtic_quest.play import PLAYER_EXTRAS, game_graph, new_result
 from sim.games.celtic_trader import state as S
@@ -50,7 +51,9 @@ from tests.games.celtic_quest.helpers import (
     COLUMNS,
     DESTINY,
     ITEM,
+    KIND,
     QUEST,
+    RAW,
     RES,
     SEC,
     TILE,
@@ -234,8 +237,8 @@ def test_Q03_iceni_example_ring_and_harp():
 @pytest.mark.parametrize(("players", "in_bag"), [(2, 42), (3, 41), (4, 40), (5, 39)])
 def test_Q04_setup_counts(players, in_bag):
     data, s = table(players)
-    assert s[S.BAG : S.BAG + S.N_KINDS].sum() == in_bag
-    contents = bag(s)
+    contents = {k: n for k, n in bag(s).items() if k not in ITEM}  # items: test_Q05
+    assert sum(contents.values()) == in_bag
     assert {r: contents[r] for r in RES} == dict.fromkeys(RES, 4)
     assert [contents[k] for k in ("cycle", "orders", "romanisation", "druid")] == [1, 1, 1, 1]
     assert contents["roman"] == 14 - (players - 2)
@@ -266,7 +269,56 @@ def test_Q05_starting_items():
     assert [pouch(s, seat) for seat in range(5)] == [
         {"gold": 1}, {"bread": 1}, {"ring": 1}, {"elixir": 1}, {"gold": 1, "bread": 1},
     ]  # fmt: skip
-    assert all(s[S.BAG + k] == 0 for k in kinds)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("lever", ["bag", "removed"])
+def test_Q05_unused_items_leave_the_game_only_si_la_partie_est_a_moins_de_5_joueurs(players, lever):
+    """§3 item 4: "Si la partie est à moins de 5 joueurs enlevez les jetons articles
+    inutilisées": below 5 players the items no seat starts with leave the game; at 5 (revised
+    ruling, lever ``five_player_items``, default ``bag``) they go into the bag; under ``removed``
+    they leave the game at 5 players too. Counts from the data file's items."""
+    data, s = table(players, five_player_items=lever)
+    handed = {it["id"]: sum(it["start_by_seat"][:players]) for it in RAW["items"]}
+    unused = {it["id"]: it["count"] - handed[it["id"]] for it in RAW["items"]}
+    assert all(n > 0 for n in unused.values())
+    in_bag = {k: n for k, n in bag(s).items() if k in ITEM}
+    if players == 5 and lever == "bag":
+        assert in_bag == unused  # 2 gold, 2 bread, 2 ring, 2 elixir with the shipped file
+    else:
+        assert in_bag == {}
+    assert disc(s) == {} and all(s[Q.ITEMS_OUT + i] == 0 for i in range(Q.N_ITEMS))
+    held = {k: sum(pouch(s, seat).get(k, 0) for seat in range(players)) for k in ITEM}
+    assert held == handed
+    assert quest_state_check(s, data) == 0, "items conserved (checked mode)"
+
+
+def test_Q05_the_default_at_5_players_is_the_revised_ruling():
+    assert make_setup("celtic_quest", 5, {}, "random").params["five_player_items"] == "bag"
+    assert RAW["pouch"]["five_player_items"] == "bag"
+
+
+def test_Q05_an_item_drawn_from_the_setup_bag_goes_to_the_drawers_pouch():
+    """§3 item 4 with §4.10 (B4): at 5 players an item drawn from the bag as set up goes to
+    the drawer's pouch (seat 0 starts with one item: two more still fit)."""
+    data, s0 = table(5)
+    s = placed(s0, 0, "SC")
+    to_pouch = 0
+    items = {KIND[k] for k in ITEM}
+    for seed in range(80):
+        t = start_turn(s, data, 0, seed)
+        drawn = {k: bag(s)[k] - bag(t).get(k, 0) for k in ITEM}
+        for _ in range(4):  # the seat resolves its drawn items first, in its chosen order
+            pending = [int(x) for x in t[S.PENDING : S.PENDING + t[S.N_PENDING]]]
+            first = [i for i, x in enumerate(pending) if x in items]
+            if t[S.PHASE] != S.PH_ORDER or not first:
+                break
+            t = act(t, data, S.A_ORDER + first[0])
+        for k in ITEM:
+            gained = pouch(t, 0).get(k, 0) - pouch(s, 0).get(k, 0)
+            assert gained == drawn[k], (seed, k)
+            to_pouch += gained
+    assert to_pouch > 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sim.core.registry import make_setup
+from sim.games.celtic_quest.params import load_raw
 from sim.games.celtic_quest.play import play
 from sim.games.celtic_quest.trace import trace
 
@@ -104,3 +105,85 @@ def test_a_quest_completion_is_counted_and_matches_the_result():
             seen += 1
         assert done == res.extras[0, :, 0].tolist()  # the quests_completed column
     assert seen > 0
+
+
+def _setup_block(lines) -> list[str]:
+    """The unindented lines between the title and the first turn (the setup, §3)."""
+    out = []
+    for line in lines[1:]:
+        if line.startswith(" "):
+            break
+        out.append(line)
+    return out
+
+
+def _after(block, prefix) -> str:
+    return next(x for x in block if x.startswith(prefix))[len(prefix) :]
+
+
+@pytest.mark.parametrize("players, bots, seed", GAMES)
+def test_section_3_setup_is_printed_before_the_first_turn(players, bots, seed):
+    """§3 (Setup): the trace opens with the map and its resource tokens, the bastion charts,
+    the bag, each seat's starting items, destiny and dealt quest, and the quest pile; the
+    counts are the data file's and the cards are the ones this game plays."""
+    raw = load_raw()
+    tok = raw["tokens"]
+    lines, res = traced(players, bots, seed)
+    block = _setup_block(lines)
+    assert block[0].startswith("map: generated in ")
+    on_map = re.fullmatch(r"\((\d+)\): (.+)", _after(block, "resource tokens on the map "))
+    assert on_map and int(on_map.group(1)) == len(on_map.group(2).split(", "))
+    face_down = _after(block, "face-down tokens (out of play): ")
+    n_down = 0 if face_down == "none" else len(face_down.split(", "))
+    assert n_down <= raw["map"]["unconnected_spots_max"]
+    assert (
+        int(on_map.group(1)) + n_down
+        == len(raw["game"]["resources"]) * tok["resource_on_map_per_type"]
+    )
+    assert sum(x.endswith(" demand: " + x.split(" demand: ")[-1]) for x in block) == 6
+    bag = dict(
+        (name, int(n))
+        for n, name in (c.split(" ", 1) for c in _after(block, "bag (").split(": ")[1].split(", "))
+    )
+    for r in raw["game"]["resources"]:
+        assert bag[r] == tok["resource_in_bag_per_type"]
+    romans = tok["roman"] - tok["roman_removed_by_players"][str(players)]
+    assert bag["Roman"] == romans
+    assert [bag[k] for k in ("cycle", "orders", "Romanisation", "druid")] == [
+        tok["cycle"], tok["orders"], tok["romanisation"], tok["druid"]
+    ]  # fmt: skip
+    unused = {it["id"]: it["count"] - sum(it["start_by_seat"][:players]) for it in raw["items"]}
+    at_5 = unused if players == 5 else dict.fromkeys(unused, 0)  # five_player_items = "bag"
+    assert {k: bag.get(k, 0) for k in unused} == at_5
+    total = int(_after(block, "bag (").split(" ")[0])
+    assert total == sum(bag.values())
+    quests_seen = []
+    for seat in range(players):
+        line = _after(block, f"seat {seat}: ")
+        m = re.fullmatch(r"items (.+); destiny (\w+); quests (.+) \(secret\)", line)
+        assert m, line
+        items = {name: int(n) for n, name in (c.split(" ") for c in m.group(1).split(", "))}
+        start = {it["id"]: it["start_by_seat"][seat] for it in raw["items"]}
+        assert items == {k: v for k, v in start.items() if v}
+        final = next(x for x in lines if x.startswith(f"final: seat {seat} "))
+        assert final.startswith(f"final: seat {seat} ({m.group(2)}) "), "the destiny it plays"
+        held = m.group(3).split(", ")
+        assert len(held) == raw["setup"]["quests_dealt"]
+        quests_seen += held
+    pile = re.fullmatch(r"\((\d+), top first\): (.+)", _after(block, "quest pile "))
+    assert pile and int(pile.group(1)) == len(pile.group(2).split(", "))
+    quests_seen += pile.group(2).split(", ")
+    assert sorted(quests_seen) == sorted(q["id"] for q in raw["quests"]), "each quest once"
+
+
+def test_section_4_11_the_advanced_deal_shows_both_cards_and_the_one_kept():
+    """§3 item 6 and §4.11 (advanced rules): each seat's two destiny cards are printed at
+    setup, and the card it keeps is one of them."""
+    setup = make_setup("celtic_quest", 3, {"advanced": True}, "greedy")
+    lines, res = trace(setup, 5)
+    block = _setup_block(lines)
+    for seat in range(3):
+        m = re.search(r"; destiny to keep: (\w+) or (\w+);", _after(block, f"seat {seat}: "))
+        assert m, block
+        kept = next(x for x in lines if x.startswith(f"  seat {seat} keeps the destiny "))
+        assert kept.split()[-1] in m.groups()

@@ -12,7 +12,7 @@ from sim.games.celtica import params as P
 from sim.games.celtica import rules
 from sim.games.celtica import state as S
 
-WHITE, RED, BLUE, GREEN, YELLOW = range(5)
+WHITE, RED, GREY, BROWN, BLACK = range(5)
 
 
 def data_for(players=4, **overrides):

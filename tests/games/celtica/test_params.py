@@ -12,7 +12,7 @@ from sim.games.celtica import params as P
 from sim.games.celtica import state as S
 from sim.games.celtica.rules import current_player, is_over
 from tests.games.celtica.helpers import (
-    GREEN,
+    BROWN,
     RED,
     WHITE,
     apply,
@@ -115,7 +115,7 @@ def test_overshoot_forbid_removes_moves_past_the_finish():
 
 def test_end_trigger_immediate_ends_when_the_first_druid_arrives():
     data = data_for(2, end_trigger="immediate")
-    s = make_state(data, 2, pos={RED: 18}, hands={0: {RED: 1, WHITE: 2}, 1: {GREEN: 3}})
+    s = make_state(data, 2, pos={RED: 18}, hands={0: {RED: 1, WHITE: 2}, 1: {BROWN: 3}})
     s = apply(s, play(RED, 1), data)
     for t in range(4):
         s = apply(s, S.A_TAKE + t, data)
@@ -152,9 +152,9 @@ def test_swap_goes_to_returned_pile_lever():
 
 def test_xp_without_druid_lever_lets_an_xp_only_player_play_or_pass():
     strict, loose = data_for(2), data_for(2, xp_requires_druid_in_hand=False)
-    s = make_state(strict, 2, seat=1, hands={0: {RED: 2}}, xp={1: {GREEN: 2}})
-    assert play(GREEN, 0, 1) not in legal(s, strict)
-    assert set(legal(s, loose)) == {play(GREEN, 0, 1), play(GREEN, 0, 2), S.A_PASS}
+    s = make_state(strict, 2, seat=1, hands={0: {RED: 2}}, xp={1: {BROWN: 2}})
+    assert play(BROWN, 0, 1) not in legal(s, strict)
+    assert set(legal(s, loose)) == {play(BROWN, 0, 1), play(BROWN, 0, 2), S.A_PASS}
     passed = apply(s, S.A_PASS, loose)
     assert current_player(passed) == 0 and passed[S.PASSED + 1] == 1
 

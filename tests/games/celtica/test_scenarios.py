@@ -17,11 +17,11 @@ from sim.games.celtica.play import PLAYER_EXTRAS, write_results
 from sim.games.celtica.rules import current_player, is_over
 from strategies.celtica import greedy_action
 from tests.games.celtica.helpers import (
-    BLUE,
-    GREEN,
+    BLACK,
+    BROWN,
+    GREY,
     RED,
     WHITE,
-    YELLOW,
     apply,
     data_for,
     frag,
@@ -55,7 +55,7 @@ def test_T2_ruin_returns_two_of_choice_and_pays_an_xp_card():
         data,
         4,
         pos={RED: 7},
-        hands={0: {RED: 1, BLUE: 1}, 1: {RED: 2}},
+        hands={0: {RED: 1, GREY: 1}, 1: {RED: 2}},
         frags={0: {0: 2, 3: 1, 5: 2}},
     )
     xp_pile = s[S.XP_PILE_N]
@@ -73,7 +73,7 @@ def test_T2_ruin_returns_two_of_choice_and_pays_an_xp_card():
 @pytest.mark.parametrize("owned", [0, 1])
 def test_T3_ruin_with_nothing_or_little_to_lose_still_pays_xp(owned):
     data = data_for(4)
-    s = make_state(data, 4, pos={RED: 7}, hands={0: {RED: 2}, 1: {BLUE: 1}}, frags={0: {4: owned}})
+    s = make_state(data, 4, pos={RED: 7}, hands={0: {RED: 2}, 1: {GREY: 1}}, frags={0: {4: owned}})
     s = apply(s, play(RED, 1), data)
     if owned:
         assert s[S.PHASE] == S.PH_RUIN and s[S.PENDING] == 1
@@ -84,7 +84,7 @@ def test_T3_ruin_with_nothing_or_little_to_lose_still_pays_xp(owned):
 
 def test_T4_druid_and_xp_cards_combine():
     data = data_for(4)
-    s = make_state(data, 4, pos={RED: 1}, hands={0: {RED: 2}, 1: {BLUE: 1}}, xp={0: {RED: 2}})
+    s = make_state(data, 4, pos={RED: 1}, hands={0: {RED: 2}, 1: {GREY: 1}}, xp={0: {RED: 2}})
     assert play(RED, 2, 2) in legal(s, data)
     s = apply(s, play(RED, 2, 2), data)
     assert s[S.POS + RED] == 5 and s[S.PHASE] == S.PH_DIG and s[S.PENDING] == 2
@@ -94,7 +94,7 @@ def test_T4_druid_and_xp_cards_combine():
     s = apply(s, S.A_TAKE + 8, data)
     assert frag(s, 0)[2] == 1 and frag(s, 0)[8] == 1 and s[S.DISPLAY_N] == 9
     # from Start, four steps land on the ruin at 4 instead
-    s = make_state(data, 4, hands={0: {RED: 2}, 1: {BLUE: 1}}, xp={0: {RED: 2}}, frags={0: {1: 1}})
+    s = make_state(data, 4, hands={0: {RED: 2}, 1: {GREY: 1}}, xp={0: {RED: 2}}, frags={0: {1: 1}})
     s = apply(s, play(RED, 2, 2), data)
     assert s[S.POS + RED] == 4 and s[S.PHASE] == S.PH_RUIN
 
@@ -111,8 +111,8 @@ def test_T4b_xp_cards_need_a_druid_card_in_hand():
     assert s[S.ROUND] == 2, "nobody holds a Druid card: the round is over"
     assert xp_hand(s, 1).tolist() == [0, 3, 0, 0, 0], "XP cards carry over to the next round"
     assert hand(s, 0).sum() == 5 and hand(s, 1).sum() == 5
-    # with one green Druid card, two red XP cards alone are a legal move
-    s = make_state(data, 2, hands={0: {GREEN: 1}, 1: {BLUE: 1}}, xp={0: {RED: 2}})
+    # with one brown Druid card, two red XP cards alone are a legal move
+    s = make_state(data, 2, hands={0: {BROWN: 1}, 1: {GREY: 1}}, xp={0: {RED: 2}})
     moves = legal(s, data)
     assert play(RED, 0, 2) in moves and play(RED, 0, 1) in moves
     s = apply(s, play(RED, 0, 2), data)
@@ -125,7 +125,7 @@ def _t5_state(data, fragments):
         4,
         seat=2,
         hands={2: {RED: 1}},
-        pos={RED: 15, WHITE: 16, BLUE: 17, GREEN: 11, YELLOW: 7},
+        pos={RED: 15, WHITE: 16, GREY: 17, BROWN: 11, BLACK: 7},
         frags={2: fragments},
     )
 
@@ -137,7 +137,7 @@ def test_T5_sacred_place_draw_is_optional_and_may_force_a_ruin():
     assert legal(s, data) == [S.A_DRAW, S.A_DECLINE]
     declined = apply(s, S.A_DECLINE, data)
     assert declined[S.ROUND] == 2, "declining ends the round at once"
-    landing = {RED: (17, 2), WHITE: (17, 2), BLUE: (18, 3), GREEN: (12, 2), YELLOW: (8, 2)}
+    landing = {RED: (17, 2), WHITE: (17, 2), GREY: (18, 3), BROWN: (12, 2), BLACK: (8, 2)}
     seen = set()
     for seed in range(60):
         drawn = apply(s, S.A_DRAW, data, seed=seed)
@@ -150,7 +150,7 @@ def test_T5_sacred_place_draw_is_optional_and_may_force_a_ruin():
         assert after[S.POS + colour] == where
         assert data.loc_kind[where] == S.K_RUIN and data.loc_value[where] == cost
         assert after[S.PHASE] == S.PH_RUIN and after[S.PENDING] == min(cost, 5)
-    assert seen == {RED, WHITE, BLUE, GREEN, YELLOW}
+    assert seen == {RED, WHITE, GREY, BROWN, BLACK}
 
 
 def test_T5_greedy_declines_when_every_forced_move_is_a_ruin():
@@ -215,7 +215,7 @@ def test_T7_final_exchange_take_and_two_swaps():
         2,
         seat=0,
         phase=S.PH_EXCHANGE,
-        xp={0: {RED: 2, BLUE: 2}},
+        xp={0: {RED: 2, GREY: 2}},
         frags={0: {0: 3, 1: 1}},
         display={t: 1 for t in range(9)},
     )
@@ -239,17 +239,17 @@ def test_T8_first_druid_home_finishes_the_round_without_a_new_deal():
         4,
         seat=1,
         pos={RED: 17},
-        hands={1: {RED: 2, WHITE: 1}, 2: {BLUE: 1}, 3: {GREEN: 1}},
+        hands={1: {RED: 2, WHITE: 1}, 2: {GREY: 1}, 3: {BROWN: 1}},
     )
     s = apply(s, play(RED, 2), data)
     assert s[S.POS + RED] == 19 and s[S.HOME] == 1 and s[S.PENDING] == 4
     for t in range(4):
         s = apply(s, S.A_TAKE + t, data)
     assert frag(s, 1).sum() == 4 and not is_over(s) and current_player(s) == 2
-    s = apply(s, play(BLUE, 1), data)  # the others still move other druids
-    assert s[S.POS + BLUE] == 1 and s[S.PHASE] == S.PH_SACRED
+    s = apply(s, play(GREY, 1), data)  # the others still move other druids
+    assert s[S.POS + GREY] == 1 and s[S.PHASE] == S.PH_SACRED
     s = apply(s, S.A_DECLINE, data)
-    s = apply(s, play(GREEN, 1), data)
+    s = apply(s, play(BROWN, 1), data)
     s = apply(s, S.A_DECLINE, data)
     s = apply(s, play(WHITE, 1), data)  # seat 1's last card: nobody holds one any more
     s = apply(s, S.A_DECLINE, data)
@@ -264,11 +264,11 @@ def test_T9_all_druids_home_ends_at_once():
         data,
         4,
         seat=1,
-        pos={WHITE: 19, RED: 19, BLUE: 19, GREEN: 19, YELLOW: 17},
-        hands={1: {YELLOW: 2, WHITE: 1}, 2: {BLUE: 3}, 3: {GREEN: 1}},
+        pos={WHITE: 19, RED: 19, GREY: 19, BROWN: 19, BLACK: 17},
+        hands={1: {BLACK: 2, WHITE: 1}, 2: {GREY: 3}, 3: {BROWN: 1}},
         xp={2: {RED: 2}},
     )
-    s = apply(s, play(YELLOW, 2), data)
+    s = apply(s, play(BLACK, 2), data)
     for t in range(4):
         s = apply(s, S.A_TAKE + t, data)
     assert frag(s, 1).sum() == 4
@@ -279,7 +279,7 @@ def test_T9_all_druids_home_ends_at_once():
 
 def test_T10_cards_played_on_an_arrived_druid_have_no_effect():
     data = data_for(4)
-    s = make_state(data, 4, pos={RED: 19}, hands={0: {RED: 2}, 1: {BLUE: 1}})
+    s = make_state(data, 4, pos={RED: 19}, hands={0: {RED: 2}, 1: {GREY: 1}})
     before = s.copy()
     s = apply(s, play(RED, 1), data)
     assert s[S.POS + RED] == 19 and s[S.DISCARD + RED] == 1
