@@ -183,10 +183,11 @@ def _reserved(state, data, seat, r):
 
 
 @leaf
-def _search(state, data, buf, pos):
-    """Celtic Trader's greedy search from ``pos`` (Roman sections reached, never crossed): its
-    distance and parent arrays, in the buffer's scratch."""
-    trader_greedy.search_from(state, data, pos, buf)
+def _search(state, data, seat, buf, pos):
+    """Celtic Trader's greedy search from ``pos`` on the map as it is now (enchanted tiles
+    merged; Roman sections reached, never crossed): its distance and parent arrays, in the
+    buffer's scratch."""
+    trader_greedy.search_from(state, data, seat, pos, buf)
     dist = buf[trader_greedy.SC_DIST : trader_greedy.SC_DIST + MAX_SEC]
     par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
     return dist, par
@@ -217,7 +218,7 @@ def _go_home(state, data, seat, buf, n):
         return A_PASS
     if state[MP] == 0:
         return -1  # (only free steps remain: Celtic Trader's plan takes them)
-    dist, par = _search(state, data, buf, pos)
+    dist, par = _search(state, data, seat, buf, pos)
     if dist[sc] >= FAR:
         return -1
     return _first_step(state, data, buf, n, pos, sc, par)
@@ -232,7 +233,7 @@ def _fetch_for_quest(state, data, seat, buf, n):
     x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max or state[MOVE_ENDED]:
         return -1
-    dist, par = _search(state, data, buf, pos)
+    dist, par = _search(state, data, seat, buf, pos)
     best_sp = -1
     best_d = 1 << 30
     for sp in range(data[O_RULES + R_NSPOT]):
@@ -259,7 +260,9 @@ def _fetch_for_quest(state, data, seat, buf, n):
 
 
 @leaf
-def _move(state, data, seat, params, rng, buf):
+def planned_move(state, data, seat, params, rng, buf):
+    """The movement action the bot plans, before any legality check (tests check that it is
+    always legal: the plans are made on the map as it is now)."""
     if state[ACTS] > MAX_TURN_ACTIONS:
         return A_PASS  # a safety net: free (0 MP) moves never loop
     # listed once for the checks up to Celtic Trader's greedy (searches keep to the scratch)
@@ -274,7 +277,12 @@ def _move(state, data, seat, params, rng, buf):
         a = _fetch_for_quest(state, data, seat, buf, n)
         if a >= 0:
             return a
-    a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    return trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+
+
+@leaf
+def _move(state, data, seat, params, rng, buf):
+    a = planned_move(state, data, seat, params, rng, buf)
     if _is_legal(state, data, buf, a):
         return a
     return A_PASS
