@@ -23,6 +23,7 @@ from sim.games.celtic_quest.layout import (
     A_ROMAN,
     A_TILE,
     A_YES,
+    ENCH,
     GOLD_ROMAN,
     I_RING,
     ITEM_DRAWN,
@@ -41,10 +42,14 @@ from sim.games.celtic_quest.layout import (
     PH_RETURN,
     QP_ALT0,
     QP_CRYST,
+    QP_CRYST_VP_PLUS,
     QP_DESTINY,
     QP_HELD,
     QP_ITEMS,
+    SPELL,
     SPOT_OUT,
+    TCRYST,
+    X_CRYSTAL_STEPS,
     X_DESTINY_BEST_BASIC,
     X_DESTINY_CRYSTAL_VP,
     X_DESTINY_QUESTS_VP,
@@ -52,16 +57,28 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_TOWN_VP,
     X_DESTINY_TRIBE_VP,
     X_DESTINY_UPG,
+    X_NTILES,
     X_QUEST_NEED,
+    X_RULES,
+    X_SPELL_END,
+    X_SPELL_VP,
+    X_TILE_NSEC,
     X_TILE_SECS,
 )
-from sim.games.celtic_quest.rules import qp, quest_possible, quest_ready
+from sim.games.celtic_quest.rules import (
+    move_points,
+    qp,
+    quest_possible,
+    quest_ready,
+    rep,
+)
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
     N_RES,
     O_DIST,
     O_RULES,
+    O_SEC_TILE,
     O_SPOT_RES,
     O_SPOT_SEC,
     R_NSPOT,
@@ -70,6 +87,7 @@ from sim.games.celtic_trader.params import (
 from sim.games.celtic_trader.rules import capacity, legal_actions
 from sim.games.celtic_trader.state import (
     A_DELIVER,
+    A_DISCARD,
     A_ORDER,
     A_PASS,
     A_SEC,
@@ -80,7 +98,9 @@ from sim.games.celtic_trader.state import (
     MOVE_ENDED,
     MP,
     N_PENDING,
+    NP,
     P_CARRIED,
+    P_MOVE,
     P_NCARRY,
     P_POS,
     PENDING,
@@ -260,6 +280,119 @@ def _fetch_for_quest(state, data, seat, buf, n):
 
 
 @leaf
+def crystal_value(state, data, seat):
+    """VP one more crystal delivered is worth to the seat at the end: the spell track's value
+    at the box it reaches once every crystal now on the map or carried is delivered (crystals
+    score at the final box), plus its destiny's and its quests' VP per crystal (the data's
+    spell_vp, crystal_spell_steps, spell end, crystal_vp_each and crystal_vp_plus)."""
+    q = qp(seat)
+    in_play = 0
+    for t in range(data[X_RULES + X_NTILES]):
+        in_play += state[TCRYST + t]
+    for p in range(state[NP]):
+        in_play += state[qp(p) + QP_CRYST]
+    end = data[X_RULES + X_SPELL_END]
+    box = state[SPELL] + data[X_RULES + X_CRYSTAL_STEPS] * in_play
+    if box > end:
+        box = end
+    v = data[X_SPELL_VP + box] + state[q + QP_CRYST_VP_PLUS]
+    d = state[q + QP_DESTINY]
+    if d >= 0:
+        v += data[X_DESTINY_CRYSTAL_VP + d]
+    return v
+
+
+@leaf
+def _droppable(state, data, seat):
+    """The carried resource worth least (Celtic Trader's token value from here) among those
+    no held quest keeps, or -1."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    best = -1
+    best_v = 1e18
+    for r in range(N_RES):
+        if state[pb + P_CARRIED + r] <= _reserved(state, data, seat, r):
+            continue
+        v = trader_greedy._token_value(state, data, seat, pos, r, state[pb + P_MOVE])
+        if v < best_v:
+            best_v = v
+            best = r
+    return best
+
+
+@leaf
+def _make_room_for_crystal(state, data, seat, buf, n):
+    """On a tile holding a crystal with no room to carry it: discard the carried resource
+    worth least, if the crystal is worth more (:func:`crystal_value` against Celtic Trader's
+    token value); -1 otherwise."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    t = data[O_SEC_TILE + pos]
+    if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+        return -1
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] < x_max:
+        return -1
+    r = _droppable(state, data, seat)
+    if r < 0:
+        return -1
+    v = trader_greedy._token_value(state, data, seat, pos, r, state[pb + P_MOVE])
+    if crystal_value(state, data, seat) <= v or not _listed(buf, n, A_DISCARD + r):
+        return -1
+    return A_DISCARD + r
+
+
+@leaf
+def _crystal_goal(state, data, seat, params, buf, n):
+    """A move toward the crystal worth most, if it beats Celtic Trader's best goal; -1 else.
+
+    A crystal's worth is :func:`crystal_value` discounted like Celtic Trader's deliveries, by
+    the turns before it scores: to reach its tile, then to carry it to the Stone Circle. With
+    no room, a carried resource no quest keeps will make room on arrival. A crystal on the
+    seat's own tile is picked up by :func:`planned_move` before this is asked."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    mp = state[MP]
+    x_max, _ = capacity(state, data, seat)
+    if state[MOVE_ENDED] or mp == 0:
+        return -1
+    if state[pb + P_NCARRY] >= x_max and _droppable(state, data, seat) < 0:
+        return -1
+    value = crystal_value(state, data, seat)
+    if value <= 0:
+        return -1
+    dist, par = _search(state, data, seat, buf, pos)
+    move = move_points(state, data, seat)
+    sc = data[O_RULES + R_SC]
+    best = -1
+    best_score = 0.0
+    for t in range(data[X_RULES + X_NTILES]):
+        if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+            continue
+        for j in range(data[X_TILE_NSEC + t]):
+            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
+            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+                continue
+            d = dist[sec]
+            if d >= FAR:
+                continue
+            there = trader_greedy._turns(d, mp, move)
+            home = (_dist(data, sec, sc) + move - 1) // move
+            score = value / (1.0 + there + home)
+            if score > best_score:
+                best_score = score
+                best = sec
+    if best < 0:
+        return -1
+    _, _, goal = trader_greedy._best_goal(
+        state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, True
+    )
+    if best_score <= goal:
+        return -1
+    return _first_step(state, data, buf, n, pos, best, par)
+
+
+@leaf
 def planned_move(state, data, seat, params, rng, buf):
     """The movement action the bot plans, before any legality check (tests check that it is
     always legal: the plans are made on the map as it is now)."""
@@ -269,12 +402,18 @@ def planned_move(state, data, seat, params, rng, buf):
     n = legal_actions(state, data, buf)
     if _listed(buf, n, A_CRYSTAL):
         return A_CRYSTAL
+    a = _make_room_for_crystal(state, data, seat, buf, n)
+    if a >= 0:
+        return a
     if _heading_home(state, data, seat):
         a = _go_home(state, data, seat, buf, n)
         if a >= 0:
             return a
     else:
         a = _fetch_for_quest(state, data, seat, buf, n)
+        if a >= 0:
+            return a
+        a = _crystal_goal(state, data, seat, params, buf, n)
         if a >= 0:
             return a
     return trader_greedy.greedy_action(state, data, seat, params, rng, buf)

@@ -66,3 +66,55 @@ def test_every_planned_move_is_legal_on_the_enchanted_map():
     assert seen["moves"] > 20_000
     assert seen["enchanted"] > seen["moves"] // 3  # most moves are on an enchanted map
     assert seen["illegal"] == [], f"{len(seen['illegal'])} illegal planned moves"
+
+
+def _crystals_picked(players, n_games, root, data=None):
+    """(role index per seat-game, crystals picked up per seat-game) of greedy games."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", players, {}, "greedy", "random", data=data)
+    res = play_chunk(setup, derive_game_seeds(root, players, np.arange(n_games)))
+    picked = res.actions[:, :, DECISION_KINDS.index("pick_up_crystal")]
+    return res.role.ravel(), picked.ravel()
+
+
+def test_the_mystic_travels_for_crystals():
+    """The Mystic's destiny pays crystal_vp_each VP per crystal delivered: the greedy Mystic
+    picks up crystals in most of its games, more than any other destiny; with that bonus set
+    to 0 in the data it picks up fewer."""
+    from sim.games.celtic_quest import GAME
+
+    roles = GAME.roles
+    mystic = roles.index("mystic")
+    role, picked = _crystals_picked(4, 600, root=36)
+    per_role = {r: picked[role == i].mean() for i, r in enumerate(roles) if (role == i).any()}
+    assert (picked[role == mystic] > 0).mean() > 0.7
+    assert max(per_role, key=per_role.get) == "mystic", per_role
+    override = {"destinies.mystic.crystal_vp_each": 0}
+    role0, picked0 = _crystals_picked(4, 600, root=36, data=override)
+    assert picked0[role0 == mystic].mean() < per_role["mystic"] - 0.2
+
+
+def test_crystal_value_reads_the_data():
+    """crystal_value is the spell track's value at the box every crystal in play reaches,
+    plus the destiny's VP per crystal, both read from the compiled data."""
+    from sim.games.celtic_quest.rules import qp
+    from strategies.celtic_quest.greedy import crystal_value
+
+    setup = make_setup("celtic_quest", 4, {}, "greedy")
+    data = game_data(setup, 5)
+    streams = np.zeros((5, 4), np.uint64)
+    seed_streams(streams, np.uint64(5))
+    a = np.zeros(Q.QSTATE_LEN, np.int32)
+    init_state(data, 4, S.ROLES_RANDOM, fixed_destinies(setup), streams[0], a)
+    seat = 0
+    d = a[qp(seat) + Q.QP_DESTINY]
+    a[Q.TCRYST + 3] = 2  # two crystals on the map: the track will reach box 2 (one step each)
+    steps = data[Q.X_RULES + Q.X_CRYSTAL_STEPS]
+    box = min(a[Q.SPELL] + 2 * steps, data[Q.X_RULES + Q.X_SPELL_END])
+    want = data[Q.X_SPELL_VP + box] + data[Q.X_DESTINY_CRYSTAL_VP + d]
+    assert crystal_value(a, data, seat) == want
+    data[Q.X_DESTINY_CRYSTAL_VP + d] += 7
+    data[Q.X_SPELL_VP + box] += 3
+    assert crystal_value(a, data, seat) == want + 10
