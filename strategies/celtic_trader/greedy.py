@@ -19,8 +19,11 @@ import sim.games.celtic_quest.rules as quest
 from sim.core.kernel import leaf
 from sim.games.celtic_quest.layout import (
     ENCH,
+    QP_DESTINY,
     QP_FREE_HILLS,
     QP_FREE_WOODS,
+    X_DESTINY_RP_VP,
+    X_DESTINY_UPG,
     X_SEC_MERGE,
     X_TILE_NSEC,
     X_TILE_SECS,
@@ -358,7 +361,7 @@ def _sc_value(state, data, seat, params):
         best_net = 0.0
         for c in range(3):
             lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
-            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > rp:
+            if lvl >= 4 or _upg_cost(state, data, seat, lvl + 1) > rp:
                 continue
             net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
@@ -367,8 +370,8 @@ def _sc_value(state, data, seat, params):
         if best < 0:
             break
         lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
-        rp -= data[O_UPG_COST + (lvl + 1)]
-        total += best_net + data[O_UPG_COST + (lvl + 1)] * weight
+        rp -= _upg_cost(state, data, seat, lvl + 1)
+        total += best_net + _upg_cost(state, data, seat, lvl + 1) * weight
         if best == 0:
             lv0 += 1
         elif best == 1:
@@ -379,29 +382,58 @@ def _sc_value(state, data, seat, params):
 
 
 @leaf
+def _upg_cost(state, data, seat, lvl):
+    """RP to reach ``lvl``: the data's upgrade cost (in Celtic Quest less the seat's
+    Anvil-type discounts, ``quest.upgrade_cost``)."""
+    if data[O_RULES + R_QUEST]:
+        return quest.upgrade_cost(state, data, seat, lvl)
+    return data[O_UPG_COST + lvl]
+
+
+@leaf
+def _bonus_step(state, data, seat, c, lvl):
+    """VP the seat's card adds for raising capability ``c`` from ``lvl``: its role's bonus
+    table, in Celtic Quest its destiny card's own table (destinies.*.movement etc.)."""
+    if data[O_RULES + R_QUEST]:
+        d = state[quest.qp(seat) + QP_DESTINY]
+        if d < 0:
+            return 0
+        at = X_DESTINY_UPG + d * N_CAPS * N_LEVELS + c * N_LEVELS
+        return data[at + lvl + 1] - data[at + lvl]
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    if role < 0:
+        return 0
+    at = O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS
+    return data[at + lvl + 1] - data[at + lvl]
+
+
+@leaf
+def _rp_are_vp(state, data, seat):
+    """The seat's RP count as VP at the end (the Trusted's role, or in Celtic Quest a destiny
+    with destinies.*.rp_as_vp)."""
+    if data[O_RULES + R_QUEST]:
+        d = state[quest.qp(seat) + QP_DESTINY]
+        return d >= 0 and data[X_DESTINY_RP_VP + d] > 0
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    return role >= 0 and data[O_ROLE_RP_VP + role] > 0
+
+
+@leaf
 def _virtual_net(state, data, seat, c, lvl, params, left):
     """Net value of raising capability ``c`` from ``lvl`` (``left``: 1 - _progress)."""
-    pb = PLAYERS + seat * PW
-    role = state[pb + P_ROLE]
-    inc = 0.0
-    if role >= 0:
-        inc = (
-            data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + (lvl + 1)]
-            - data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + lvl]
-        )
+    inc = float(_bonus_step(state, data, seat, c, lvl))
     if c == 0:
         util = params[G_U_MOVE]
     elif c == 1:
         util = params[G_U_TRADE] * (data[O_TRADE_VAL + (lvl + 1)] - data[O_TRADE_VAL + lvl])
     else:
         util = params[G_U_CARRY]
-    return inc + util * left * left - data[O_UPG_COST + (lvl + 1)]
+    return inc + util * left * left - _upg_cost(state, data, seat, lvl + 1)
 
 
 @leaf
 def _claim_weight(state, data, seat, params):
-    role = state[PLAYERS + seat * PW + P_ROLE]
-    if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
+    if _rp_are_vp(state, data, seat):
         return 0.0  # the Trusted's RP already count
     if _progress(state, data) >= params[G_ENDGAME]:
         return params[G_END_CLAIM]
@@ -745,7 +777,7 @@ def greedy_action(state, data, seat, params, rng, buf):
         left = 1.0 - _progress(state, data)
         for c in range(3):
             lvl = state[pb + P_MOVE + c]
-            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > state[pb + P_RP]:
+            if lvl >= 4 or _upg_cost(state, data, seat, lvl + 1) > state[pb + P_RP]:
                 continue
             net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
@@ -755,8 +787,7 @@ def greedy_action(state, data, seat, params, rng, buf):
             return A_PASS
         return A_UPGRADE + best
     if ph == PH_CLAIM:
-        role = state[pb + P_ROLE]
-        if role >= 0 and data[O_ROLE_RP_VP + role] > 0:
+        if _rp_are_vp(state, data, seat):
             return A_PASS
         return A_CLAIM + state[pb + P_RP]
     if ph == PH_ORDER:

@@ -118,3 +118,21 @@ def test_crystal_value_reads_the_data():
     data[Q.X_DESTINY_CRYSTAL_VP + d] += 7
     data[Q.X_SPELL_VP + box] += 3
     assert crystal_value(a, data, seat) == want + 10
+
+
+def test_upgrades_follow_the_destiny_s_own_table():
+    """Greedy values an upgrade with its destiny card's own bonus table: with the Haggler's
+    Trading table set to zero in the data the Haggler buys far fewer Trading upgrades (before
+    issue 35 it read Celtic Trader's role table and bought as many: 3.28 against 3.26)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS, GAME
+
+    haggler = GAME.roles.index("haggler")
+    trading = DECISION_KINDS.index("upgrade_trading")
+    means = []
+    for table in (None, [0, 0, 0, 0, 0]):
+        data = None if table is None else {"destinies.haggler.trading": table}
+        setup = make_setup("celtic_quest", 4, {}, "greedy", "random", data=data)
+        res = play_chunk(setup, derive_game_seeds(37, 4, np.arange(400)))
+        means.append(res.actions[:, :, trading][res.role == haggler].mean())
+    assert means[0] > 2.0 and means[1] < 0.6 * means[0], means
