@@ -17,10 +17,12 @@ from sim.core.kernel import leaf
 from sim.games.celtic_quest.layout import (
     A_CRYSTAL,
     A_DESTINY,
+    A_GOLD,
     A_ITEM,
     A_QUEST,
     A_RING,
     A_ROMAN,
+    A_SHIELD,
     A_TILE,
     A_YES,
     ENCH,
@@ -416,7 +418,23 @@ def planned_move(state, data, seat, params, rng, buf):
         a = _crystal_goal(state, data, seat, params, buf, n)
         if a >= 0:
             return a
-    return trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    return _pass_roman(state, data, buf, a)
+
+
+@leaf
+def _pass_roman(state, data, buf, a):
+    """A planned step onto a Roman would end the whole turn there (no pick-up, no delivery):
+    take it passing the Roman with a Shield-type quest (free) or else a gold, when legal."""
+    if a < A_SEC or a >= A_SEC + MAX_SEC or state[ROMAN + a - A_SEC] == 0:
+        return a
+    v = a - A_SEC
+    n = legal_actions(state, data, buf)
+    if _listed(buf, n, A_SHIELD + v):
+        return A_SHIELD + v
+    if _listed(buf, n, A_GOLD + v):
+        return A_GOLD + v
+    return a
 
 
 @leaf

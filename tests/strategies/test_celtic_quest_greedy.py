@@ -136,3 +136,16 @@ def test_upgrades_follow_the_destiny_s_own_table():
         res = play_chunk(setup, derive_game_seeds(37, 4, np.arange(400)))
         means.append(res.actions[:, :, trading][res.role == haggler].mean())
     assert means[0] > 2.0 and means[1] < 0.6 * means[0], means
+
+
+def test_greedy_passes_a_roman_with_its_gold():
+    """A planned step onto a Roman would end the turn: greedy passes it with a gold it holds
+    (0 gold uses in 80,000 games before issue 35), and every gold it uses was legal (the
+    checked loop of test_properties checks legality)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", 4, {}, "greedy", "random")
+    res = play_chunk(setup, derive_game_seeds(38, 4, np.arange(400)))
+    gold = res.actions[:, :, DECISION_KINDS.index("pass_roman_gold")]
+    assert (gold.sum(axis=1) > 0).sum() >= 5
