@@ -96,6 +96,7 @@ from sim.games.celtic_trader.state import (
     A_SPOT,
     ACTS,
     DELIVERED,
+    MAX_ACTIONS,
     MAX_DELIVER,
     MOVE_ENDED,
     MP,
@@ -112,6 +113,7 @@ from sim.games.celtic_trader.state import (
     PH_START,
     PH_TURN_END,
     PHASE,
+    PLAN_LEN,
     PLAYERS,
     PW,
     ROMAN,
@@ -355,9 +357,11 @@ def _crystal_goal(state, data, seat, params, buf, n):
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     mp = state[MP]
-    x_max, _ = capacity(state, data, seat)
     if state[MOVE_ENDED] or mp == 0:
         return -1
+    if trader_greedy._plan_valid(state, seat, buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]):
+        return -1  # on the way along this turn's plan, chosen over the crystals when made
+    x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max and _droppable(state, data, seat) < 0:
         return -1
     value = crystal_value(state, data, seat)
@@ -386,8 +390,8 @@ def _crystal_goal(state, data, seat, params, buf, n):
                 best = sec
     if best < 0:
         return -1
-    _, _, goal = trader_greedy._best_goal(
-        state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, True
+    _, _, goal = trader_greedy._best_goal(  # (the scratch holds the search from pos)
+        state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, False
     )
     if best_score <= goal:
         return -1

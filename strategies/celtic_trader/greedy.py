@@ -171,6 +171,8 @@ def _bfs_quest(state, data, seat, src, dist, par, q):
     tail = half
     q[tail] = src
     tail += 1
+    qs = quest.qp(seat)
+    free = state[qs + QP_FREE_WOODS] != 0 or state[qs + QP_FREE_HILLS] != 0
     while head < tail:
         u = q[head]
         head += 1
@@ -187,7 +189,9 @@ def _bfs_quest(state, data, seat, src, dist, par, q):
                 v = quest.rep(state, data, data[O_ADJ + w * MAX_DEG + k])
                 if v == u:
                     continue
-                c = quest.entry_cost(state, data, seat, v, data[O_ADJ_COST + w * MAX_DEG + k])
+                c = data[O_ADJ_COST + w * MAX_DEG + k]
+                if free:
+                    c = quest.entry_cost(state, data, seat, v, c)
                 if du + c < dist[v]:
                     dist[v] = du + c
                     par[v] = u
