@@ -17,12 +17,15 @@ from sim.core.kernel import leaf
 from sim.games.celtic_quest.layout import (
     A_CRYSTAL,
     A_DESTINY,
+    A_GOLD,
     A_ITEM,
     A_QUEST,
     A_RING,
     A_ROMAN,
+    A_SHIELD,
     A_TILE,
     A_YES,
+    ENCH,
     GOLD_ROMAN,
     I_RING,
     ITEM_DRAWN,
@@ -41,10 +44,14 @@ from sim.games.celtic_quest.layout import (
     PH_RETURN,
     QP_ALT0,
     QP_CRYST,
+    QP_CRYST_VP_PLUS,
     QP_DESTINY,
     QP_HELD,
     QP_ITEMS,
+    SPELL,
     SPOT_OUT,
+    TCRYST,
+    X_CRYSTAL_STEPS,
     X_DESTINY_BEST_BASIC,
     X_DESTINY_CRYSTAL_VP,
     X_DESTINY_QUESTS_VP,
@@ -52,16 +59,28 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_TOWN_VP,
     X_DESTINY_TRIBE_VP,
     X_DESTINY_UPG,
+    X_NTILES,
     X_QUEST_NEED,
+    X_RULES,
+    X_SPELL_END,
+    X_SPELL_VP,
+    X_TILE_NSEC,
     X_TILE_SECS,
 )
-from sim.games.celtic_quest.rules import qp, quest_possible, quest_ready
+from sim.games.celtic_quest.rules import (
+    move_points,
+    qp,
+    quest_possible,
+    quest_ready,
+    rep,
+)
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
     N_RES,
     O_DIST,
     O_RULES,
+    O_SEC_TILE,
     O_SPOT_RES,
     O_SPOT_SEC,
     R_NSPOT,
@@ -70,17 +89,21 @@ from sim.games.celtic_trader.params import (
 from sim.games.celtic_trader.rules import capacity, legal_actions
 from sim.games.celtic_trader.state import (
     A_DELIVER,
+    A_DISCARD,
     A_ORDER,
     A_PASS,
     A_SEC,
     A_SPOT,
     ACTS,
     DELIVERED,
+    MAX_ACTIONS,
     MAX_DELIVER,
     MOVE_ENDED,
     MP,
     N_PENDING,
+    NP,
     P_CARRIED,
+    P_MOVE,
     P_NCARRY,
     P_POS,
     PENDING,
@@ -90,6 +113,7 @@ from sim.games.celtic_trader.state import (
     PH_START,
     PH_TURN_END,
     PHASE,
+    PLAN_LEN,
     PLAYERS,
     PW,
     ROMAN,
@@ -183,10 +207,11 @@ def _reserved(state, data, seat, r):
 
 
 @leaf
-def _search(state, data, buf, pos):
-    """Celtic Trader's greedy search from ``pos`` (Roman sections reached, never crossed): its
-    distance and parent arrays, in the buffer's scratch."""
-    trader_greedy.search_from(state, data, pos, buf)
+def _search(state, data, seat, buf, pos):
+    """Celtic Trader's greedy search from ``pos`` on the map as it is now (enchanted tiles
+    merged; Roman sections reached, never crossed): its distance and parent arrays, in the
+    buffer's scratch."""
+    trader_greedy.search_from(state, data, seat, pos, buf)
     dist = buf[trader_greedy.SC_DIST : trader_greedy.SC_DIST + MAX_SEC]
     par = buf[trader_greedy.SC_PAR : trader_greedy.SC_PAR + MAX_SEC]
     return dist, par
@@ -217,7 +242,7 @@ def _go_home(state, data, seat, buf, n):
         return A_PASS
     if state[MP] == 0:
         return -1  # (only free steps remain: Celtic Trader's plan takes them)
-    dist, par = _search(state, data, buf, pos)
+    dist, par = _search(state, data, seat, buf, pos)
     if dist[sc] >= FAR:
         return -1
     return _first_step(state, data, buf, n, pos, sc, par)
@@ -232,7 +257,7 @@ def _fetch_for_quest(state, data, seat, buf, n):
     x_max, _ = capacity(state, data, seat)
     if state[pb + P_NCARRY] >= x_max or state[MOVE_ENDED]:
         return -1
-    dist, par = _search(state, data, buf, pos)
+    dist, par = _search(state, data, seat, buf, pos)
     best_sp = -1
     best_d = 1 << 30
     for sp in range(data[O_RULES + R_NSPOT]):
@@ -259,13 +284,133 @@ def _fetch_for_quest(state, data, seat, buf, n):
 
 
 @leaf
-def _move(state, data, seat, params, rng, buf):
+def crystal_value(state, data, seat):
+    """VP one more crystal delivered is worth to the seat at the end: the spell track's value
+    at the box it reaches once every crystal now on the map or carried is delivered (crystals
+    score at the final box), plus its destiny's and its quests' VP per crystal (the data's
+    spell_vp, crystal_spell_steps, spell end, crystal_vp_each and crystal_vp_plus)."""
+    q = qp(seat)
+    in_play = 0
+    for t in range(data[X_RULES + X_NTILES]):
+        in_play += state[TCRYST + t]
+    for p in range(state[NP]):
+        in_play += state[qp(p) + QP_CRYST]
+    end = data[X_RULES + X_SPELL_END]
+    box = state[SPELL] + data[X_RULES + X_CRYSTAL_STEPS] * in_play
+    if box > end:
+        box = end
+    v = data[X_SPELL_VP + box] + state[q + QP_CRYST_VP_PLUS]
+    d = state[q + QP_DESTINY]
+    if d >= 0:
+        v += data[X_DESTINY_CRYSTAL_VP + d]
+    return v
+
+
+@leaf
+def _droppable(state, data, seat):
+    """The carried resource worth least (Celtic Trader's token value from here) among those
+    no held quest keeps, or -1."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    best = -1
+    best_v = 1e18
+    for r in range(N_RES):
+        if state[pb + P_CARRIED + r] <= _reserved(state, data, seat, r):
+            continue
+        v = trader_greedy._token_value(state, data, seat, pos, r, state[pb + P_MOVE])
+        if v < best_v:
+            best_v = v
+            best = r
+    return best
+
+
+@leaf
+def _make_room_for_crystal(state, data, seat, buf, n):
+    """On a tile holding a crystal with no room to carry it: discard the carried resource
+    worth least, if the crystal is worth more (:func:`crystal_value` against Celtic Trader's
+    token value); -1 otherwise."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    t = data[O_SEC_TILE + pos]
+    if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+        return -1
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] < x_max:
+        return -1
+    r = _droppable(state, data, seat)
+    if r < 0:
+        return -1
+    v = trader_greedy._token_value(state, data, seat, pos, r, state[pb + P_MOVE])
+    if crystal_value(state, data, seat) <= v or not _listed(buf, n, A_DISCARD + r):
+        return -1
+    return A_DISCARD + r
+
+
+@leaf
+def _crystal_goal(state, data, seat, params, buf, n):
+    """A move toward the crystal worth most, if it beats Celtic Trader's best goal; -1 else.
+
+    A crystal's worth is :func:`crystal_value` discounted like Celtic Trader's deliveries, by
+    the turns before it scores: to reach its tile, then to carry it to the Stone Circle. With
+    no room, a carried resource no quest keeps will make room on arrival. A crystal on the
+    seat's own tile is picked up by :func:`planned_move` before this is asked."""
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    mp = state[MP]
+    if state[MOVE_ENDED] or mp == 0:
+        return -1
+    if trader_greedy._plan_valid(state, seat, buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]):
+        return -1  # on the way along this turn's plan, chosen over the crystals when made
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] >= x_max and _droppable(state, data, seat) < 0:
+        return -1
+    value = crystal_value(state, data, seat)
+    if value <= 0:
+        return -1
+    dist, par = _search(state, data, seat, buf, pos)
+    move = move_points(state, data, seat)
+    sc = data[O_RULES + R_SC]
+    best = -1
+    best_score = 0.0
+    for t in range(data[X_RULES + X_NTILES]):
+        if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+            continue
+        for j in range(data[X_TILE_NSEC + t]):
+            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
+            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+                continue
+            d = dist[sec]
+            if d >= FAR:
+                continue
+            there = trader_greedy._turns(d, mp, move)
+            home = (_dist(data, sec, sc) + move - 1) // move
+            score = value / (1.0 + there + home)
+            if score > best_score:
+                best_score = score
+                best = sec
+    if best < 0:
+        return -1
+    _, _, goal = trader_greedy._best_goal(  # (the scratch holds the search from pos)
+        state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, False
+    )
+    if best_score <= goal:
+        return -1
+    return _first_step(state, data, buf, n, pos, best, par)
+
+
+@leaf
+def planned_move(state, data, seat, params, rng, buf):
+    """The movement action the bot plans, before any legality check (tests check that it is
+    always legal: the plans are made on the map as it is now)."""
     if state[ACTS] > MAX_TURN_ACTIONS:
         return A_PASS  # a safety net: free (0 MP) moves never loop
     # listed once for the checks up to Celtic Trader's greedy (searches keep to the scratch)
     n = legal_actions(state, data, buf)
     if _listed(buf, n, A_CRYSTAL):
         return A_CRYSTAL
+    a = _make_room_for_crystal(state, data, seat, buf, n)
+    if a >= 0:
+        return a
     if _heading_home(state, data, seat):
         a = _go_home(state, data, seat, buf, n)
         if a >= 0:
@@ -274,7 +419,31 @@ def _move(state, data, seat, params, rng, buf):
         a = _fetch_for_quest(state, data, seat, buf, n)
         if a >= 0:
             return a
+        a = _crystal_goal(state, data, seat, params, buf, n)
+        if a >= 0:
+            return a
     a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
+    return _pass_roman(state, data, buf, a)
+
+
+@leaf
+def _pass_roman(state, data, buf, a):
+    """A planned step onto a Roman would end the whole turn there (no pick-up, no delivery):
+    take it passing the Roman with a Shield-type quest (free) or else a gold, when legal."""
+    if a < A_SEC or a >= A_SEC + MAX_SEC or state[ROMAN + a - A_SEC] == 0:
+        return a
+    v = a - A_SEC
+    n = legal_actions(state, data, buf)
+    if _listed(buf, n, A_SHIELD + v):
+        return A_SHIELD + v
+    if _listed(buf, n, A_GOLD + v):
+        return A_GOLD + v
+    return a
+
+
+@leaf
+def _move(state, data, seat, params, rng, buf):
+    a = planned_move(state, data, seat, params, rng, buf)
     if _is_legal(state, data, buf, a):
         return a
     return A_PASS

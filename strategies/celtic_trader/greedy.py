@@ -15,7 +15,20 @@ declared order; the bot uses no randomness of its own.
 
 import numpy as np
 
+import sim.games.celtic_quest.rules as quest
 from sim.core.kernel import leaf
+from sim.games.celtic_quest.layout import (
+    ENCH,
+    QP_DESTINY,
+    QP_FREE_HILLS,
+    QP_FREE_WOODS,
+    X_DESTINY_RP_VP,
+    X_DESTINY_UPG,
+    X_SEC_MERGE,
+    X_TILE_NSEC,
+    X_TILE_SECS,
+)
+from sim.games.celtic_quest.layout import MAX_TSEC as Q_MAX_TSEC
 from sim.games.celtic_trader.params import (
     FAR,
     K_ARM,
@@ -43,12 +56,14 @@ from sim.games.celtic_trader.params import (
     O_SEC_BAST,
     O_SEC_KIND,
     O_SEC_SPOTS,
+    O_SEC_TILE,
     O_SPOT_RES,
     O_SPOT_SEC,
     O_TRADE_VAL,
     O_UPG_COST,
     R_NSEC,
     R_NSPOT,
+    R_QUEST,
     R_RAISE_ANY,
     R_ROLES_IN_PLAY,
     R_SC,
@@ -131,13 +146,61 @@ SC_DIST = MAX_ACTIONS + PLAN_LEN
 SC_PAR = SC_DIST + MAX_SEC
 SC_Q = SC_PAR + MAX_SEC
 Q_LEN = 8 * MAX_SEC
-# the key of the search the scratch holds: a tag, its section, the Roman sections as bits
+# the key of the search the scratch holds: a tag, its section, the Roman sections as bits, and
+# in Celtic Quest the enchanted tiles as bits and the seat's free terrains (Spirit-type quests)
 SC_KEY = SC_Q + Q_LEN
 KEY_TAG = 0x0BF5
-assert SC_KEY + 4 <= BUF_LEN, "greedy scratch must fit in the action buffer"
+assert SC_KEY + 6 <= BUF_LEN, "greedy scratch must fit in the action buffer"
 assert MAX_SEC <= 60, "the Roman sections of a key fit in two int32 of 30 bits"
 
 GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
+
+
+@leaf
+def _bfs_quest(state, data, seat, src, dist, par, q):
+    """Celtic Quest's :func:`_bfs` on the map as it is now: positions are sections with every
+    enchanted tile's networks merged into one (``quest.rep``), and a step costs what the
+    seat's Spirit-type quests make it cost (``quest.entry_cost``), as the rules' moves do."""
+    n = data[O_RULES + R_NSEC]
+    for i in range(n):
+        dist[i] = FAR
+        par[i] = -1
+    dist[src] = 0
+    half = Q_LEN // 2
+    head = half
+    tail = half
+    q[tail] = src
+    tail += 1
+    qs = quest.qp(seat)
+    free = state[qs + QP_FREE_WOODS] != 0 or state[qs + QP_FREE_HILLS] != 0
+    while head < tail:
+        u = q[head]
+        head += 1
+        if u != src and state[ROMAN + u]:
+            continue
+        du = dist[u]
+        t = data[O_SEC_TILE + u]
+        merged = state[ENCH + t] != 0
+        for j in range(data[X_TILE_NSEC + t] if merged else 1):
+            w = data[X_TILE_SECS + t * Q_MAX_TSEC + j] if merged else u
+            if merged and data[X_SEC_MERGE + w] != u:
+                continue
+            for k in range(data[O_DEG + w]):
+                v = quest.rep(state, data, data[O_ADJ + w * MAX_DEG + k])
+                if v == u:
+                    continue
+                c = data[O_ADJ_COST + w * MAX_DEG + k]
+                if free:
+                    c = quest.entry_cost(state, data, seat, v, c)
+                if du + c < dist[v]:
+                    dist[v] = du + c
+                    par[v] = u
+                    if c == 0 and head > 0:
+                        head -= 1
+                        q[head] = v
+                    elif tail < Q_LEN:
+                        q[tail] = v
+                        tail += 1
 
 
 @leaf
@@ -181,11 +244,13 @@ def forget_search(buf):
 
 
 @leaf
-def search_from(state, data, src, buf):
+def search_from(state, data, seat, src, buf):
     """:func:`_bfs` from ``src`` into the buffer's scratch (``SC_DIST``, ``SC_PAR``), unless
     the scratch already holds it. The search depends only on ``src``, the map and the
     sections holding a Roman, so it is kept under that key; Celtic Quest's greedy searches
-    from a section and then Celtic Trader's planner searches again from the same one."""
+    from a section and then Celtic Trader's planner searches again from the same one. In
+    Celtic Quest (:func:`_bfs_quest`) it also depends on the enchanted tiles and on the
+    seat's Spirit-type quests, which join the key."""
     lo = 0
     hi = 0
     for u in range(data[O_RULES + R_NSEC]):
@@ -194,25 +259,59 @@ def search_from(state, data, src, buf):
                 lo |= 1 << u
             else:
                 hi |= 1 << (u - 30)
+    ench = 0
+    free = 0
+    is_quest = data[O_RULES + R_QUEST] != 0
+    if is_quest:
+        for t in range(quest.xr(data, quest.X_NTILES)):
+            if state[ENCH + t]:
+                ench |= 1 << t
+        qs = quest.qp(seat)
+        free = (1 if state[qs + QP_FREE_WOODS] else 0) | (2 if state[qs + QP_FREE_HILLS] else 0)
     if (
         buf[SC_KEY] == KEY_TAG
         and buf[SC_KEY + 1] == src
         and buf[SC_KEY + 2] == lo
         and buf[SC_KEY + 3] == hi
+        and buf[SC_KEY + 4] == ench
+        and buf[SC_KEY + 5] == free
     ):
         return
-    _bfs(
-        state,
-        data,
-        src,
-        buf[SC_DIST : SC_DIST + MAX_SEC],
-        buf[SC_PAR : SC_PAR + MAX_SEC],
-        buf[SC_Q : SC_Q + Q_LEN],
-    )
+    if is_quest:
+        _bfs_quest(
+            state,
+            data,
+            seat,
+            src,
+            buf[SC_DIST : SC_DIST + MAX_SEC],
+            buf[SC_PAR : SC_PAR + MAX_SEC],
+            buf[SC_Q : SC_Q + Q_LEN],
+        )
+    else:
+        _bfs(
+            state,
+            data,
+            src,
+            buf[SC_DIST : SC_DIST + MAX_SEC],
+            buf[SC_PAR : SC_PAR + MAX_SEC],
+            buf[SC_Q : SC_Q + Q_LEN],
+        )
     buf[SC_KEY] = KEY_TAG
     buf[SC_KEY + 1] = src
     buf[SC_KEY + 2] = lo
     buf[SC_KEY + 3] = hi
+    buf[SC_KEY + 4] = ench
+    buf[SC_KEY + 5] = free
+
+
+@leaf
+def _step_mp(state, data, seat, a, b):
+    """MP of the step from ``a`` to the adjacent ``b``: the map's road cost, or in Celtic Quest
+    what the rules' move costs now (enchanted tiles merged, Spirit-type quests)."""
+    if data[O_RULES + R_QUEST]:
+        _, c = quest.step_cost(state, data, seat, a, b)
+        return c
+    return data[O_DIST + a * MAX_SEC + b]
 
 
 @leaf
@@ -244,10 +343,7 @@ def _rp_unit(state, data, seat):
     Every RP the bot earns, keeps or spends is weighed at this rate, so a role card that makes
     RP worth 2 VP changes what its holder delivers and buys, not only its score.
     """
-    role = state[PLAYERS + seat * PW + P_ROLE]
-    if role < 0:
-        return float(CLAIM_VP_PER_RP)
-    return max(float(CLAIM_VP_PER_RP), float(data[O_ROLE_RP_VP + role]))
+    return max(float(CLAIM_VP_PER_RP), float(_rp_vp_rate(state, data, seat)))
 
 
 @leaf
@@ -286,7 +382,7 @@ def _sc_value(state, data, seat, params):
         best_net = 0.0
         for c in range(3):
             lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
-            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > rp:
+            if lvl >= 4 or _upg_cost(state, data, seat, lvl + 1) > rp:
                 continue
             net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
@@ -295,8 +391,8 @@ def _sc_value(state, data, seat, params):
         if best < 0:
             break
         lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
-        rp -= data[O_UPG_COST + (lvl + 1)]
-        total += best_net + data[O_UPG_COST + (lvl + 1)] * weight
+        rp -= _upg_cost(state, data, seat, lvl + 1)
+        total += best_net + _upg_cost(state, data, seat, lvl + 1) * weight
         if best == 0:
             lv0 += 1
         elif best == 1:
@@ -307,29 +403,68 @@ def _sc_value(state, data, seat, params):
 
 
 @leaf
+def _upg_cost(state, data, seat, lvl):
+    """RP to reach ``lvl``: the data's upgrade cost (in Celtic Quest less the seat's
+    Anvil-type discounts, ``quest.upgrade_cost``)."""
+    if data[O_RULES + R_QUEST]:
+        return quest.upgrade_cost(state, data, seat, lvl)
+    return data[O_UPG_COST + lvl]
+
+
+@leaf
+def _bonus_step(state, data, seat, c, lvl):
+    """VP the seat's card adds for raising capability ``c`` from ``lvl``: its role's bonus
+    table, in Celtic Quest its destiny card's own table (destinies.*.movement etc.)."""
+    if data[O_RULES + R_QUEST]:
+        d = state[quest.qp(seat) + QP_DESTINY]
+        if d < 0:
+            return 0
+        at = X_DESTINY_UPG + d * N_CAPS * N_LEVELS + c * N_LEVELS
+        return data[at + lvl + 1] - data[at + lvl]
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    if role < 0:
+        return 0
+    at = O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS
+    return data[at + lvl + 1] - data[at + lvl]
+
+
+@leaf
+def _rp_are_vp(state, data, seat):
+    """The seat's RP held at the end are worth at least what a claim gives (the Trusted's
+    role, or in Celtic Quest a destiny with destinies.*.rp_as_vp)."""
+    return _rp_vp_rate(state, data, seat) >= CLAIM_VP_PER_RP
+
+
+@leaf
+def _rp_vp_rate(state, data, seat):
+    """VP per RP held at the end: the role's rp_as_vp (in Celtic Quest the destiny's)."""
+    if data[O_RULES + R_QUEST]:
+        d = state[quest.qp(seat) + QP_DESTINY]
+        return data[X_DESTINY_RP_VP + d] if d >= 0 else 0
+    role = state[PLAYERS + seat * PW + P_ROLE]
+    return data[O_ROLE_RP_VP + role] if role >= 0 else 0
+
+
+@leaf
 def _virtual_net(state, data, seat, c, lvl, params, left):
     """Net value of raising capability ``c`` from ``lvl`` (``left``: 1 - _progress)."""
-    pb = PLAYERS + seat * PW
-    role = state[pb + P_ROLE]
-    inc = 0.0
-    if role >= 0:
-        inc = (
-            data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + (lvl + 1)]
-            - data[O_ROLE_BONUS + role * N_CAPS * N_LEVELS + c * N_LEVELS + lvl]
-        )
+    inc = float(_bonus_step(state, data, seat, c, lvl))
     if c == 0:
         util = params[G_U_MOVE]
     elif c == 1:
         util = params[G_U_TRADE] * (data[O_TRADE_VAL + (lvl + 1)] - data[O_TRADE_VAL + lvl])
     else:
         util = params[G_U_CARRY]
-    return inc + util * left * left - data[O_UPG_COST + (lvl + 1)] * _rp_unit(state, data, seat)
+    return (
+        inc
+        + util * left * left
+        - _upg_cost(state, data, seat, lvl + 1) * _rp_unit(state, data, seat)
+    )
 
 
 @leaf
 def _claim_weight(state, data, seat, params):
-    role = state[PLAYERS + seat * PW + P_ROLE]
-    if role >= 0 and data[O_ROLE_RP_VP + role] >= CLAIM_VP_PER_RP:
+    if _rp_are_vp(state, data, seat):
         return 0.0  # RP held already count as much as a claim would give
     if _progress(state, data) >= params[G_ENDGAME]:
         return params[G_END_CLAIM]
@@ -341,7 +476,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     """(kind, target, score) of the best goal from ``pos``; BFS into the scratch if ``bfs``."""
     dist = buf[SC_DIST : SC_DIST + MAX_SEC]
     if bfs:
-        search_from(state, data, pos, buf)
+        search_from(state, data, seat, pos, buf)
     pb = PLAYERS + seat * PW
     move = data[O_MOVE_VAL + (state[pb + P_MOVE])]
     if ended:
@@ -434,7 +569,7 @@ def _plan_move(state, data, seat, params, buf):
             for i in range(n - 1, -1, -1):
                 nxt = tmp[i]
                 prev = pos if m == 0 else plan[PL_PATH + m - 1]
-                c = data[O_DIST + prev * MAX_SEC + nxt]
+                c = _step_mp(state, data, seat, prev, nxt)
                 if used + c > mp or m >= PLAN_LEN - PL_PATH:
                     break
                 used += c
@@ -445,11 +580,18 @@ def _plan_move(state, data, seat, params, buf):
             # no Roman-free path: follow the static shortest path (may stop on a Roman)
             node = pos
             used = 0
+            is_quest = data[O_RULES + R_QUEST] != 0
             while node != goal and n < PLAN_LEN - PL_PATH:
                 nxt = data[O_NEXT_HOP + node * MAX_SEC + goal]
                 if nxt < 0:
                     break
-                c = data[O_DIST + node * MAX_SEC + nxt]
+                if is_quest:
+                    # Celtic Quest: the hop as a position of the map now, if one step away
+                    nxt = quest.rep(state, data, nxt)
+                    base, _ = quest.step_cost(state, data, seat, node, nxt)
+                    if nxt == node or base < 0:
+                        break
+                c = _step_mp(state, data, seat, node, nxt)
                 if used + c > mp:
                     break
                 used += c
@@ -532,7 +674,7 @@ def _move_action(state, data, seat, params, buf):
                 _expect(state, plan, pos, state[MP], ncarry + 1)
                 return A_SPOT + sp
         nxt = plan[PL_PATH + idx]
-        c = data[O_DIST + pos * MAX_SEC + nxt]
+        c = _step_mp(state, data, seat, pos, nxt)
         plan[PL_IDX] = idx + 1
         _expect(state, plan, nxt, state[MP] - c, ncarry)
         return A_SEC + nxt
@@ -667,7 +809,7 @@ def greedy_action(state, data, seat, params, rng, buf):
         left = 1.0 - _progress(state, data)
         for c in range(3):
             lvl = state[pb + P_MOVE + c]
-            if lvl >= 4 or data[O_UPG_COST + (lvl + 1)] > state[pb + P_RP]:
+            if lvl >= 4 or _upg_cost(state, data, seat, lvl + 1) > state[pb + P_RP]:
                 continue
             net = _virtual_net(state, data, seat, c, lvl, params, left)
             if net > best_net:
@@ -677,8 +819,7 @@ def greedy_action(state, data, seat, params, rng, buf):
             return A_PASS
         return A_UPGRADE + best
     if ph == PH_CLAIM:
-        role = state[pb + P_ROLE]
-        if role >= 0 and data[O_ROLE_RP_VP + role] >= CLAIM_VP_PER_RP:
+        if _rp_are_vp(state, data, seat):
             return A_PASS  # holding is worth at least the claim, and RP can still buy upgrades
         return A_CLAIM + state[pb + P_RP]
     if ph == PH_ORDER:

@@ -124,18 +124,18 @@ def test_the_kept_search_is_forgotten_for_another_map():
 
     def fresh(data, src):
         buf = np.zeros(S.BUF_LEN, np.int32)
-        G.search_from(state, data, src, buf)
+        G.search_from(state, data, 0, src, buf)
         return buf[G.SC_DIST : G.SC_DIST + n].copy()
 
     stale_seen = False
     for src in range(n):
         buf = np.zeros(S.BUF_LEN, np.int32)
-        G.search_from(state, fixed, src, buf)
-        G.search_from(state, other, src, buf)  # same key: the fixed map's search is kept
+        G.search_from(state, fixed, 0, src, buf)
+        G.search_from(state, other, 0, src, buf)  # same key: the fixed map's search is kept
         kept = buf[G.SC_DIST : G.SC_DIST + n].copy()
         assert kept.tolist() == fresh(fixed, src).tolist()
         stale_seen |= kept.tolist() != fresh(other, src).tolist()
         G.forget_search(buf)
-        G.search_from(state, other, src, buf)
+        G.search_from(state, other, 0, src, buf)
         assert buf[G.SC_DIST : G.SC_DIST + n].tolist() == fresh(other, src).tolist()
     assert stale_seen, "the two maps should differ somewhere, or the check says nothing"

@@ -1,0 +1,151 @@
+"""Celtic Quest's greedy bot uses the game as it is now (issue 35).
+
+Games are stepped one decision at a time, as the bulk runner plays them; at each of the
+greedy bot's movement decisions the move it plans (``planned_move``, before the bot's own
+legality fallback) is compared with the rules' legal actions.
+"""
+
+import numpy as np
+
+from sim.core.registry import make_setup
+from sim.core.rng import derive_game_seeds, seed_streams
+from sim.games.celtic_quest import layout as Q
+from sim.games.celtic_quest.play import fixed_destinies, game_data
+from sim.games.celtic_trader import state as S
+from sim.games.celtic_trader.rules import (
+    current_player,
+    init_state,
+    is_over,
+    legal_actions,
+    step,
+)
+from strategies.celtic_quest.greedy import planned_move
+from strategies.celtic_trader import choose_action
+
+
+def _play(players, n_games, root, on_move=None):
+    """Play ``n_games`` greedy games; ``on_move(state, data, seat, values, rng, buf)`` is
+    called before each movement decision (on copies of the bot's stream and buffer)."""
+    setup = make_setup("celtic_quest", players, {}, "greedy")
+    codes, values = setup.bot_arrays()
+    fixed = fixed_destinies(setup)
+    for seed in derive_game_seeds(root, players, np.arange(n_games)):
+        data = game_data(setup, int(seed))
+        streams = np.zeros((1 + players, 4), np.uint64)
+        seed_streams(streams, np.uint64(seed))
+        a = np.zeros(Q.QSTATE_LEN, np.int32)
+        b = np.zeros(Q.QSTATE_LEN, np.int32)
+        buf = np.zeros(S.BUF_LEN, np.int32)
+        init_state(data, players, S.ROLES_RANDOM, fixed, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            rng = streams[1 + seat]
+            if on_move is not None and a[S.PHASE] == S.PH_MOVE:
+                on_move(a, data, seat, values[seat], rng.copy(), buf.copy())
+            act = int(choose_action(a, data, seat, codes[seat], values[seat], rng, buf))
+            step(a, act, data, streams[0], b)
+            a, b = b, a
+
+
+def test_every_planned_move_is_legal_on_the_enchanted_map():
+    """The planner searches the map as enchantments left it (merged networks, Spirit-type
+    costs): its planned move is legal at every movement decision, including the many made
+    after a tile was enchanted (before issue 35: 0.6% of decisions, 14% of games)."""
+    legal = np.zeros(S.BUF_LEN, np.int32)
+    seen = {"moves": 0, "enchanted": 0, "illegal": []}
+
+    def check(state, data, seat, values, rng, buf):
+        planned = int(planned_move(state, data, seat, values, rng, buf))
+        n = legal_actions(state, data, legal)
+        seen["moves"] += 1
+        seen["enchanted"] += bool(state[Q.ENCH : Q.ENCH + Q.MAX_TILES].any())
+        if planned not in legal[:n]:
+            seen["illegal"].append((int(state[S.TURNS]), planned))
+
+    _play(4, 120, root=35, on_move=check)
+    assert seen["moves"] > 20_000
+    assert seen["enchanted"] > seen["moves"] // 3  # most moves are on an enchanted map
+    assert seen["illegal"] == [], f"{len(seen['illegal'])} illegal planned moves"
+
+
+def _crystals_picked(players, n_games, root, data=None):
+    """(role index per seat-game, crystals picked up per seat-game) of greedy games."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", players, {}, "greedy", "random", data=data)
+    res = play_chunk(setup, derive_game_seeds(root, players, np.arange(n_games)))
+    picked = res.actions[:, :, DECISION_KINDS.index("pick_up_crystal")]
+    return res.role.ravel(), picked.ravel()
+
+
+def test_the_mystic_travels_for_crystals():
+    """The Mystic's destiny pays crystal_vp_each VP per crystal delivered: the greedy Mystic
+    picks up crystals in most of its games, more than any other destiny; with that bonus set
+    to 0 in the data it picks up fewer."""
+    from sim.games.celtic_quest import GAME
+
+    roles = GAME.roles
+    mystic = roles.index("mystic")
+    role, picked = _crystals_picked(4, 600, root=36)
+    per_role = {r: picked[role == i].mean() for i, r in enumerate(roles) if (role == i).any()}
+    assert (picked[role == mystic] > 0).mean() > 0.7
+    assert max(per_role, key=per_role.get) == "mystic", per_role
+    override = {"destinies.mystic.crystal_vp_each": 0}
+    role0, picked0 = _crystals_picked(4, 600, root=36, data=override)
+    assert picked0[role0 == mystic].mean() < per_role["mystic"] - 0.2
+
+
+def test_crystal_value_reads_the_data():
+    """crystal_value is the spell track's value at the box every crystal in play reaches,
+    plus the destiny's VP per crystal, both read from the compiled data."""
+    from sim.games.celtic_quest.rules import qp
+    from strategies.celtic_quest.greedy import crystal_value
+
+    setup = make_setup("celtic_quest", 4, {}, "greedy")
+    data = game_data(setup, 5)
+    streams = np.zeros((5, 4), np.uint64)
+    seed_streams(streams, np.uint64(5))
+    a = np.zeros(Q.QSTATE_LEN, np.int32)
+    init_state(data, 4, S.ROLES_RANDOM, fixed_destinies(setup), streams[0], a)
+    seat = 0
+    d = a[qp(seat) + Q.QP_DESTINY]
+    a[Q.TCRYST + 3] = 2  # two crystals on the map: the track will reach box 2 (one step each)
+    steps = data[Q.X_RULES + Q.X_CRYSTAL_STEPS]
+    box = min(a[Q.SPELL] + 2 * steps, data[Q.X_RULES + Q.X_SPELL_END])
+    want = data[Q.X_SPELL_VP + box] + data[Q.X_DESTINY_CRYSTAL_VP + d]
+    assert crystal_value(a, data, seat) == want
+    data[Q.X_DESTINY_CRYSTAL_VP + d] += 7
+    data[Q.X_SPELL_VP + box] += 3
+    assert crystal_value(a, data, seat) == want + 10
+
+
+def test_upgrades_follow_the_destiny_s_own_table():
+    """Greedy values an upgrade with its destiny card's own bonus table: with the Haggler's
+    Trading table set to zero in the data the Haggler buys far fewer Trading upgrades (before
+    issue 35 it read Celtic Trader's role table and bought as many: 3.28 against 3.26)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS, GAME
+
+    haggler = GAME.roles.index("haggler")
+    trading = DECISION_KINDS.index("upgrade_trading")
+    means = []
+    for table in (None, [0, 0, 0, 0, 0]):
+        data = None if table is None else {"destinies.haggler.trading": table}
+        setup = make_setup("celtic_quest", 4, {}, "greedy", "random", data=data)
+        res = play_chunk(setup, derive_game_seeds(37, 4, np.arange(400)))
+        means.append(res.actions[:, :, trading][res.role == haggler].mean())
+    assert means[0] > 2.0 and means[1] < 0.6 * means[0], means
+
+
+def test_greedy_passes_a_roman_with_its_gold():
+    """A planned step onto a Roman would end the turn: greedy passes it with a gold it holds
+    (0 gold uses in 80,000 games before issue 35), and every gold it uses was legal (the
+    checked loop of test_properties checks legality)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", 4, {}, "greedy", "random")
+    res = play_chunk(setup, derive_game_seeds(38, 4, np.arange(400)))
+    gold = res.actions[:, :, DECISION_KINDS.index("pass_roman_gold")]
+    assert (gold.sum(axis=1) > 0).sum() >= 5
