@@ -6,20 +6,27 @@ points-equivalents, and moves toward the best; the choice step picks that action
 small decisions inside an action follow the same values:
 
 - a card is worth ``card_value``, more when its colour can still build and its icon fits an
-  empty garrison slot; a point of force is worth ``force_value``;
-- Build: the disc slot's point icon, the citadel's completion (bonus tile plus the discs that
-  start scoring), the citadel bonus, progress cards on that colour or region, the leader's
-  condition, minus the cards paid;
-- Combat: the army tile's points and a garrison cube (if a matching card and a free slot exist),
-  minus the cards and force spent; only fights it can afford this turn;
+  empty garrison slot; a point of force is worth ``force_value``, or, while the bot's force is
+  short of a region's top army, that army's worth per point of its strength (so it stores force
+  toward a fight: moves of 1, and charges);
+- Build: the disc slot's point icon, the citadel's completion (``citadel_completion_points``
+  plus the discs that start scoring), the citadel bonus, progress cards on that colour or region,
+  the leader's condition, minus the cards paid;
+- Combat: a fight it can afford this turn (the army tile's points, the leader's condition, a
+  2-point tile it uncovers, a garrison cube if a matching card and a free slot exist, minus the
+  cards and force spent), else a charge: cards of one icon discarded for force toward the top
+  army while their force is worth more than the cards;
 - Recruit: tribe point icons and stronger future actions per worker, plus a druid tile when the
   tribe holds its workers;
 - Cultivate: the cards it can take with its farmers.
 
-The leader matters: ``leader_weight`` is added to every step toward the leader's condition, and
-the bot flips to side B at 3 pawns left when it already meets B or is at most ``flip_margin``
-units short of it. Progress pawns go to the card the bot meets with the largest lead, or
-away from cards its rivals meet. The bot reads only its own hand and the public board.
+The leader (issue 35): the bot aims at the side whose points (``leaders.points_a`` /
+``points_b`` in the data), discounted by ``flip_odds`` per estimated turn of work still missing
+(:func:`side_cost`, from the leader's condition in the data, the army strengths, the druid
+tiles' workers and the citadels' free slots), are higher; each unit toward that side is worth
+its points times ``leader_weight`` over the units missing. At 3 pawns left it flips to B when B's
+estimate is higher. Progress pawns go to the card the bot meets with the largest lead, or away
+from cards its rivals meet. The bot reads only its own hand and the public board.
 """
 
 import numpy as np
