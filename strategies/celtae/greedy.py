@@ -78,7 +78,7 @@ from sim.games.celtae.params import (
 )
 from sim.games.celtae.rules_options import legal_actions
 from sim.games.celtae.rules_scoring import (
-    leader_features,
+    leader_feature,
     progress_count,
     progress_met,
     progress_met_seats,
@@ -413,6 +413,17 @@ def side_cost(s, data, seat, side, feats):
 
 
 @leaf
+def condition_features(s, data, seat, leader, feats):
+    """``feats[f]`` = :func:`leader_feature` for the features ``leader``'s condition names (either
+    side), 0 for the others (whose minimum is 0): only what the condition reads is counted."""
+    mins = T_LEADER_MIN + leader * 2 * N_LEADER_FEATURES
+    for f in range(N_LEADER_FEATURES):
+        feats[f] = 0
+        if data.tab[mins + f] > 0 or data.tab[mins + N_LEADER_FEATURES + f] > 0:
+            feats[f] = leader_feature(s, data, seat, f)
+
+
+@leaf
 def side_values(s, data, seat, w, feats):
     """(side A's, side B's) estimated leader points: a side's points discounted by ``flip_odds``
     per turn of work still missing (:func:`side_cost`); 0 for a side that can no longer score."""
@@ -441,7 +452,7 @@ def leader_units(s, data, seat, w, out):
     if leader < 0:
         return
     feats = stack_int64(N_LEADER_FEATURES)
-    leader_features(s, data, seat, feats)
+    condition_features(s, data, seat, leader, feats)
     va, vb = side_values(s, data, seat, w, feats)
     side = SIDE_B if vb > va else SIDE_A
     gap = leader_gap(s, data, seat, side, feats)
@@ -460,7 +471,7 @@ def leader_units(s, data, seat, w, out):
 def flip_to_b(s, data, seat, w):
     """Side B pays when its estimated points (:func:`side_values`) beat side A's."""
     feats = stack_int64(N_LEADER_FEATURES)
-    leader_features(s, data, seat, feats)
+    condition_features(s, data, seat, s[_pb(seat) + P_LEADER], feats)
     va, vb = side_values(s, data, seat, w, feats)
     return vb > va
 
