@@ -6,20 +6,27 @@ points-equivalents, and moves toward the best; the choice step picks that action
 small decisions inside an action follow the same values:
 
 - a card is worth ``card_value``, more when its colour can still build and its icon fits an
-  empty garrison slot; a point of force is worth ``force_value``;
-- Build: the disc slot's point icon, the citadel's completion (bonus tile plus the discs that
-  start scoring), the citadel bonus, progress cards on that colour or region, the leader's
-  condition, minus the cards paid;
-- Combat: the army tile's points and a garrison cube (if a matching card and a free slot exist),
-  minus the cards and force spent; only fights it can afford this turn;
+  empty garrison slot; a point of force is worth ``force_value``, or, while the bot's force is
+  short of a region's top army, that army's worth per point of its strength (so it stores force
+  toward a fight: moves of 1, and charges);
+- Build: the disc slot's point icon, the citadel's completion (``citadel_completion_points``
+  plus the discs that start scoring), the citadel bonus, progress cards on that colour or region,
+  the leader's condition, minus the cards paid;
+- Combat: a fight it can afford this turn (the army tile's points, the leader's condition, a
+  2-point tile it uncovers, a garrison cube if a matching card and a free slot exist, minus the
+  cards and force spent), else a charge: cards of one icon discarded for force toward the top
+  army while their force is worth more than the cards;
 - Recruit: tribe point icons and stronger future actions per worker, plus a druid tile when the
   tribe holds its workers;
 - Cultivate: the cards it can take with its farmers.
 
-The leader matters: ``leader_weight`` is added to every step toward the leader's condition, and
-the bot flips to side B at 3 pawns left when it already meets B or is at most ``flip_margin``
-units short of it. Progress pawns go to the card the bot meets with the largest lead, or
-away from cards its rivals meet. The bot reads only its own hand and the public board.
+The leader (issue 35): the bot aims at the side whose points (``leaders.points_a`` /
+``points_b`` in the data), discounted by ``flip_odds`` per estimated turn of work still missing
+(:func:`side_cost`, from the leader's condition in the data, the army strengths, the druid
+tiles' workers and the citadels' free slots), are higher; each unit toward that side is worth
+its points times ``leader_weight`` over the units missing. At 3 pawns left it flips to B when B's
+estimate is higher. Progress pawns go to the card the bot meets with the largest lead, or away
+from cards its rivals meet. The bot reads only its own hand and the public board.
 """
 
 import numpy as np
@@ -30,6 +37,7 @@ from sim.core.registry import BotDecl
 from sim.games.celtae.params import (
     F_ARMY1,
     F_ARMY2,
+    F_BONUS_TILES,
     F_CUBES_PLACED,
     F_DISCS_NORTH,
     F_DISCS_PLACED,
@@ -37,9 +45,15 @@ from sim.games.celtae.params import (
     F_DRUID1,
     F_DRUID2,
     F_TRIBE_EXCL_DRUIDS,
+    G_ARMY_ONES,
     G_CARD_FORCE_CAP,
+    G_COMPLETION_PTS,
     G_DISCS,
     G_DRUID_CARD_COST,
+    G_DRUID_ONES,
+    G_FLIP_AT,
+    G_LEADER_A_PTS,
+    G_LEADER_B_PTS,
     G_MAX_RECRUITS,
     G_MIN_PAY,
     G_TRIBE_CAP,
@@ -65,7 +79,6 @@ from sim.games.celtae.params import (
 from sim.games.celtae.rules_options import legal_actions
 from sim.games.celtae.rules_scoring import (
     leader_feature,
-    leader_features,
     progress_count,
     progress_met,
     progress_met_seats,
@@ -74,6 +87,7 @@ from sim.games.celtae.rules_shared import (
     active_of,
     cards_of_colour,
     cards_of_icon,
+    pile_left,
     pile_top,
     space_of,
     strength,
@@ -140,6 +154,7 @@ from sim.games.celtae.state import (
     P_HAND,
     P_HAND_N,
     P_LEADER,
+    P_SIDE,
     P_TRIBE,
     P_TRIBE_N,
     PAWN,
@@ -166,14 +181,18 @@ from sim.games.celtae.state import (
     PH_TAKE2,
     PH_TOKEN,
     PHASE,
+    PILE_POS,
     PLAYERS,
     PW,
     RECRUITED,
     REGION,
+    SIDE_A,
+    SIDE_B,
     SLOTS,
     SOLDIER,
     SPACE,
     SPACES,
+    TRACK,
 )
 
 GREEDY_PARAMS = ParamSet(
@@ -186,22 +205,33 @@ GREEDY_PARAMS = ParamSet(
         Param("worker_value", "float", 0.35, "value of a tribe worker beyond its icon", 0, 10),
         Param("cube_value", "float", 1.0, "value of a garrison cube on the board", low=0, high=10),
         Param(
-            "leader_weight", "float", 0.8, "value of a step toward the leader's condition", 0, 10
+            "leader_weight",
+            "float",
+            1.5,
+            "share of the leader's points (from the data) credited to each missing unit closed",
+            0,
+            10,
         ),
         Param(
-            "flip_margin", "float", 1.0, "units short of side B it still flips at", low=0, high=20
+            "flip_odds",
+            "float",
+            0.6,
+            "estimated chance of doing each turn of work a leader side still misses before the end",
+            low=0,
+            high=1,
         ),
     )
 )
-W_CARD, W_FORCE, W_TOKEN, W_WORKER, W_CUBE, W_LEADER, W_FLIP = range(7)
+W_CARD, W_FORCE, W_TOKEN, W_WORKER, W_CUBE, W_LEADER, W_ODDS = range(7)
 GREEDY_DECL = BotDecl(
     "greedy",
     1,
-    "turn planner: closed-form estimates of each reachable action, leader-aware, flips to B when "
-    "close to its condition",
+    "turn planner: closed-form estimates of each reachable action, pursues its leader's condition "
+    "at the points the data gives it, flips to B when B's estimated points are higher",
     GREEDY_PARAMS,
 )
 NEG = -1e9
+INFEASIBLE = 1e6  # turns of work: a leader side the piles can no longer complete
 # The draft preference, most wins first, measured with greedy on randomly dealt leaders over
 # 20,000 games at each of 2, 3 and 4 players: boadicee, cartimandua, vercingetorix, caratacos,
 # diviciacos, ambiorix, avaros, viriate (win rates 0.40 down to 0.27).
@@ -263,16 +293,226 @@ def leader_gap(s, data, seat, side, feats):
 
 
 @leaf
-def leader_wants(s, data, seat, feature):
-    """1 if one more unit of ``feature`` brings the leader closer to its current side's goal."""
-    leader = s[_pb(seat) + P_LEADER]
+def side_b_open(s, data, seat):
+    """Whether side B can still score for ``seat``: flipped already, or the flip is still ahead
+    (or being decided now)."""
+    if s[_pb(seat) + P_SIDE] == SIDE_B:
+        return True
+    at = data.rules[G_FLIP_AT]
+    if at <= 0:
+        return False
+    return s[TRACK] > at or (s[TRACK] == at and s[PHASE] == PH_FLIP)
+
+
+ARMY_TILES = T_ARMY_POINTS - T_ARMY_STRENGTH  # entries of the army tables
+DRUID_TILES = (T_DRUID_POINTS - T_DRUID_REQ) // 4  # entries of the druid tables
+N_CITADELS = 2 * N_COLOURS  # one per colour and region
+
+
+@leaf
+def tiles_in_reach(s, first_pile, ones_per_pile, miss1, miss2):
+    """For ``miss1`` 1-point and ``miss2`` 2-point tiles wanted from the two piles starting at
+    ``first_pile`` (each dealt ``ones_per_pile`` 1-point tiles on top of its 2-point ones, so
+    the make-up of what is left is public): the number of 1-point tiles to take beyond
+    ``miss1`` to uncover a 2-point one (the fewest over a pile), or -1 if the piles no longer
+    hold the tiles wanted."""
+    ones = 0
+    twos = 0
+    above = 1 << 20
+    for r in range(2):
+        left = pile_left(s, first_pile + r)
+        o = min(left, max(0, ones_per_pile - s[PILE_POS + first_pile + r]))
+        ones += o
+        twos += left - o
+        if left > o and o < above:
+            above = o
+    if miss1 > ones or miss2 > twos:
+        return -1
+    return max(0, above - miss1) if miss2 > 0 else 0
+
+
+@leaf
+def side_cost(s, data, seat, side, feats):
+    """Estimated turns of work still missing for the leader's ``side``: a Build per disc; a
+    Recruit per ``1 + nobles`` tribe workers; for bonus tiles the Builds that fill the citadels
+    closest to complete; for army tiles (and garrison cubes, each after a won fight) at least
+    the force still to raise (the mean strength of each missing tile by
+    its points, and of the 1-point tiles still lying above the 2-point ones, read from the data,
+    minus the force held) at a move of 1 and one card a turn; for druid tiles the Recruit plus
+    the mean workers its tiles show, by points, at the workers a Recruit takes. ``INFEASIBLE``
+    when the piles no longer hold the tiles."""
+    b = _pb(seat)
+    leader = s[b + P_LEADER]
+    mins = T_LEADER_MIN + (leader * 2 + side) * N_LEADER_FEATURES
+    cost = 0.0
+    miss = stack_int64(N_LEADER_FEATURES)
+    for f in range(N_LEADER_FEATURES):
+        miss[f] = max(0, data.tab[mins + f] - feats[f])
+    for f in (F_DISCS_NORTH, F_DISCS_SOUTH, F_DISCS_PLACED):
+        cost += miss[f]  # one Build each
+    if miss[F_TRIBE_EXCL_DRUIDS] > 0:  # a Recruit takes 1 + nobles workers
+        per_turn = min(data.rules[G_MAX_RECRUITS], 1 + strength(s, seat, NOBLE))
+        cost += miss[F_TRIBE_EXCL_DRUIDS] / per_turn
+    if miss[F_BONUS_TILES] > 0:  # the Builds that complete the emptiest-to-fill citadels
+        room = stack_int64(N_CITADELS)
+        for c in range(N_CITADELS):
+            room[c] = s[CIT_CAP + c] - s[CIT_FILLED + c]
+            if room[c] <= 0:
+                room[c] = 1 << 20
+        for _ in range(miss[F_BONUS_TILES]):
+            j = 0
+            for c in range(1, N_CITADELS):
+                if room[c] < room[j]:
+                    j = c
+            if room[j] >= 1 << 20:
+                return INFEASIBLE
+            cost += room[j]
+            room[j] = 1 << 20
+    cubes = miss[F_CUBES_PLACED]  # each cube follows a won fight: counted as a 1-point army
+    if miss[F_ARMY1] + miss[F_ARMY2] + cubes > 0:
+        want1 = miss[F_ARMY1] + cubes
+        extra = tiles_in_reach(s, 0, data.rules[G_ARMY_ONES], miss[F_ARMY1], miss[F_ARMY2])
+        if extra < 0 or want1 + miss[F_ARMY2] > pile_left(s, 0) + pile_left(s, 1):
+            return INFEASIBLE
+        extra = max(0, extra - cubes)
+        mean = stack_float64(3)  # mean strength by points (1, 2)
+        count = stack_float64(3)
+        for k in range(3):
+            mean[k] = 0.0
+            count[k] = 0.0
+        for t in range(ARMY_TILES):
+            k = data.tab[T_ARMY_POINTS + t]
+            if 0 < k < 3:
+                mean[k] += data.tab[T_ARMY_STRENGTH + t]
+                count[k] += 1.0
+        for k in range(1, 3):
+            mean[k] /= max(1.0, count[k])
+        force = miss[F_ARMY2] * mean[2] + (want1 + extra) * mean[1] - s[b + P_FORCE]
+        rate = 1.0 + min(strength(s, seat, SOLDIER), data.rules[G_CARD_FORCE_CAP])
+        cost += max(float(want1 + miss[F_ARMY2] + extra), force / rate)
+    if miss[F_DRUID1] + miss[F_DRUID2] > 0:
+        extra = tiles_in_reach(s, 2, data.rules[G_DRUID_ONES], miss[F_DRUID1], miss[F_DRUID2])
+        if extra < 0:
+            return INFEASIBLE
+        per_turn = min(data.rules[G_MAX_RECRUITS], 1 + strength(s, seat, NOBLE))
+        workers = stack_float64(3)  # mean workers shown by points (1, 2)
+        count = stack_float64(3)
+        for k in range(3):
+            workers[k] = 0.0
+            count[k] = 0.0
+        for t in range(DRUID_TILES):
+            k = data.tab[T_DRUID_POINTS + t]
+            if 0 < k < 3:
+                for w_type in range(4):
+                    workers[k] += data.tab[T_DRUID_REQ + t * 4 + w_type]
+                count[k] += 1.0
+        for k in range(1, 3):
+            turns = 1.0 + workers[k] / max(1.0, count[k]) / per_turn
+            cost += miss[F_DRUID1 if k == 1 else F_DRUID2] * turns
+    return cost
+
+
+@leaf
+def condition_features(s, data, seat, leader, feats):
+    """``feats[f]`` = :func:`leader_feature` for the features ``leader``'s condition names (either
+    side), 0 for the others (whose minimum is 0): only what the condition reads is counted."""
+    mins = T_LEADER_MIN + leader * 2 * N_LEADER_FEATURES
+    for f in range(N_LEADER_FEATURES):
+        feats[f] = 0
+        if data.tab[mins + f] > 0 or data.tab[mins + N_LEADER_FEATURES + f] > 0:
+            feats[f] = leader_feature(s, data, seat, f)
+
+
+@leaf
+def side_values(s, data, seat, w, feats):
+    """(side A's, side B's) estimated leader points: a side's points discounted by ``flip_odds``
+    per turn of work still missing (:func:`side_cost`); 0 for a side that can no longer score."""
+    b = _pb(seat)
+    odds = w[W_ODDS]
+    va = 0.0
+    vb = 0.0
+    if s[b + P_SIDE] != SIDE_B:
+        va = data.rules[G_LEADER_A_PTS] * odds ** side_cost(s, data, seat, SIDE_A, feats)
+    if side_b_open(s, data, seat):
+        vb = data.rules[G_LEADER_B_PTS] * odds ** side_cost(s, data, seat, SIDE_B, feats)
+    return va, vb
+
+
+@leaf
+def leader_units(s, data, seat, w, out):
+    """``out[f]`` = points-equivalent of one more unit of leader feature ``f`` toward the side
+    the bot aims at (the higher of :func:`side_values`): that side's points (``leaders.points_a``
+    / ``points_b``, times ``leader_weight``) shared over the units it still misses; side B
+    counts only what it adds over a side A already met. 0 for a feature that side does not need
+    (any more)."""
+    for f in range(N_LEADER_FEATURES):
+        out[f] = 0.0
+    b = _pb(seat)
+    leader = s[b + P_LEADER]
     if leader < 0:
+        return
+    feats = stack_int64(N_LEADER_FEATURES)
+    condition_features(s, data, seat, leader, feats)
+    va, vb = side_values(s, data, seat, w, feats)
+    side = SIDE_B if vb > va else SIDE_A
+    gap = leader_gap(s, data, seat, side, feats)
+    if gap == 0 or max(va, vb) <= 0.0:
+        return
+    pts = float(data.rules[G_LEADER_B_PTS] if side == SIDE_B else data.rules[G_LEADER_A_PTS])
+    if side == SIDE_B and s[b + P_SIDE] != SIDE_B and leader_gap(s, data, seat, SIDE_A, feats) == 0:
+        pts -= data.rules[G_LEADER_A_PTS]  # flipping gives up the side A already met
+    mins = T_LEADER_MIN + (leader * 2 + side) * N_LEADER_FEATURES
+    for f in range(N_LEADER_FEATURES):
+        if feats[f] < data.tab[mins + f]:
+            out[f] = w[W_LEADER] * pts / gap
+
+
+@leaf
+def flip_to_b(s, data, seat, w):
+    """Side B pays when its estimated points (:func:`side_values`) beat side A's."""
+    feats = stack_int64(N_LEADER_FEATURES)
+    condition_features(s, data, seat, s[_pb(seat) + P_LEADER], feats)
+    va, vb = side_values(s, data, seat, w, feats)
+    return vb > va
+
+
+@leaf
+def army_worth(s, data, region, units):
+    """Points-equivalent of the top army of ``region``'s pile: its points, the leader unit of its
+    kind, and, for a 1-point tile with 2-point tiles below it (the pile's make-up is public: its
+    1-point tiles lie on top), a share of the leader unit of the 2-point kind it opens the way to.
+    0 for an empty pile."""
+    top = pile_top(s, region)
+    if top < 0:
         return 0.0
-    have = leader_feature(s, data, seat, feature)
-    for side in range(2):
-        if have < data.tab[T_LEADER_MIN + ((leader) * 2 + side) * N_LEADER_FEATURES + feature]:
-            return 1.0
-    return 0.0
+    pts = data.tab[T_ARMY_POINTS + top]
+    v = float(pts)
+    if pts == 1:
+        v += units[F_ARMY1]
+        ones_left = max(1, data.rules[G_ARMY_ONES] - s[PILE_POS + region])
+        if pile_left(s, region) > ones_left:
+            v += units[F_ARMY2] / ones_left
+    else:
+        v += units[F_ARMY2]
+    return v
+
+
+@leaf
+def force_worth(s, data, seat, region, w, units):
+    """Points-equivalent of a point of force: ``force_value``, or what the top army of
+    ``region`` (both regions when ``region`` < 0) is worth per point of its strength while the
+    seat's force is short of it."""
+    fw = w[W_FORCE]
+    for r in range(2):
+        if region >= 0 and r != region:
+            continue
+        top = pile_top(s, r)
+        if top < 0 or s[_pb(seat) + P_FORCE] >= data.tab[T_ARMY_STRENGTH + top]:
+            continue
+        ratio = army_worth(s, data, r, units) / data.tab[T_ARMY_STRENGTH + top]
+        if ratio > fw:
+            fw = ratio
+    return fw
 
 
 PB_REGION = N_COLOURS  # progress_bonuses: colours 0..4, then the two regions
@@ -305,18 +545,18 @@ def progress_bonuses(s, data, seat, out):
 
 
 @leaf
-def build_lead(s, data, seat, region, w):
-    """The leader's part of :func:`build_value` (it does not depend on the colour)."""
+def build_lead(region, units):
+    """The leader's part of :func:`build_value` (it does not depend on the colour): a disc in
+    ``region`` and a disc placed."""
     feat = F_DISCS_NORTH if region == 0 else F_DISCS_SOUTH
-    return w[W_LEADER] * max(
-        leader_wants(s, data, seat, feat), leader_wants(s, data, seat, F_DISCS_PLACED)
-    )
+    return units[feat] + units[F_DISCS_PLACED]
 
 
 @leaf
-def build_value(s, data, seat, region, colour, builders, w, bonuses, lead):
+def build_value(s, data, seat, region, colour, builders, w, bonuses, lead, units):
     """Value of building on ``colour`` in ``region`` now, with ``builders``; NEG if impossible.
-    ``bonuses`` from :func:`progress_bonuses`, ``lead`` from :func:`build_lead`."""
+    ``bonuses`` from :func:`progress_bonuses`, ``lead`` from :func:`build_lead`, ``units`` from
+    :func:`leader_units` (completing the citadel gains a bonus tile)."""
     b = _pb(seat)
     cit = region * N_COLOURS + colour
     if s[CIT_FILLED + cit] >= s[CIT_CAP + cit] or s[b + P_DISCS] == 0:
@@ -327,7 +567,8 @@ def build_value(s, data, seat, region, colour, builders, w, bonuses, lead):
         return NEG
     v = 0.6 + data.tab[T_DISC_PTS + placed]
     if s[CIT_FILLED + cit] + 1 == s[CIT_CAP + cit]:
-        v += 1.0 + s[CIT_DISCS + cit * MAX_PLAYERS + seat] + 0.6
+        v += data.rules[G_COMPLETION_PTS] + s[CIT_DISCS + cit * MAX_PLAYERS + seat] + 0.6
+        v += units[F_BONUS_TILES]
     effect = s[CIT_BONUS + cit]
     if effect == B_TOKEN:
         v += w[W_TOKEN]
@@ -345,11 +586,11 @@ def build_value(s, data, seat, region, colour, builders, w, bonuses, lead):
 
 
 @leaf
-def best_build(s, data, seat, region, builders, w, bonuses):
-    lead = build_lead(s, data, seat, region, w)
+def best_build(s, data, seat, region, builders, w, bonuses, units):
+    lead = build_lead(region, units)
     best = NEG
     for c in range(N_COLOURS):
-        v = build_value(s, data, seat, region, c, builders, w, bonuses, lead)
+        v = build_value(s, data, seat, region, c, builders, w, bonuses, lead, units)
         if v > best:
             best = v
     return best
@@ -381,24 +622,52 @@ def fight_plan(s, data, seat, region, soldiers):
 
 
 @leaf
-def combat_value(s, data, seat, region, soldiers, w):
+def charge_plan(s, data, seat, region, soldiers, w, units):
+    """(cards, icon) worth discarding for force toward the top army of ``region`` when it cannot
+    be fought this turn: cards of the icon held most, up to the force still missing, while the
+    force a card brings (``min(soldiers, force_per_card_cap)`` at :func:`force_worth`) is worth
+    more than ``card_value``; (0, -1) if none is."""
+    top = pile_top(s, region)
+    if top < 0:
+        return 0, -1
+    per = min(soldiers, data.rules[G_CARD_FORCE_CAP])
+    need = data.tab[T_ARMY_STRENGTH + top] - s[_pb(seat) + P_FORCE]
+    if per <= 0 or need <= 0:
+        return 0, -1
+    if per * force_worth(s, data, seat, region, w, units) <= w[W_CARD]:
+        return 0, -1
+    best_icon = -1
+    best_have = 0
+    for i in range(N_ICONS):
+        have = cards_of_icon(s, seat, i)
+        if have > best_have:
+            best_have = have
+            best_icon = i
+    return min(best_have, (need + per - 1) // per), best_icon
+
+
+@leaf
+def combat_value(s, data, seat, region, soldiers, w, units):
+    """A fight this turn: the army (:func:`army_worth`) and a garrison cube, minus the cards and
+    force spent; otherwise the force a charge (:func:`charge_plan`) stores for a later fight."""
     top = pile_top(s, region)
     if top < 0:
         return 0.0
     cards, icon = fight_plan(s, data, seat, region, soldiers)
     if cards < 0:
-        return 0.05
+        k, icon = charge_plan(s, data, seat, region, soldiers, w, units)
+        if k <= 0:
+            return 0.05
+        per = min(soldiers, data.rules[G_CARD_FORCE_CAP])
+        return k * (per * force_worth(s, data, seat, region, w, units) - w[W_CARD])
     b = _pb(seat)
-    pts = data.tab[T_ARMY_POINTS + top]
-    v = float(pts)
-    feat = F_ARMY1 if pts == 1 else F_ARMY2
-    v += w[W_LEADER] * leader_wants(s, data, seat, feat)
+    v = army_worth(s, data, region, units)
     v -= cards * w[W_CARD] + data.tab[T_ARMY_STRENGTH + top] * w[W_FORCE]
     if s[b + P_CUBES] > 0 and s[b + P_HAND_N] > cards:
         for k in range(GARRISON_SLOTS):
             g = region * GARRISON_SLOTS + k
             if s[GARRISON + g] == -1 and cards_of_icon(s, seat, data.tab[T_GARRISON_ICON + g]) > 0:
-                v += w[W_CUBE] + w[W_LEADER] * leader_wants(s, data, seat, F_CUBES_PLACED)
+                v += w[W_CUBE] + units[F_CUBES_PLACED]
                 v -= w[W_CARD]
                 break
     return v
@@ -420,13 +689,13 @@ def druid_tile_ready(s, data, seat, region, recruits):
 
 
 @leaf
-def recruit_value(s, data, seat, region, nobles, w):
+def recruit_value(s, data, seat, region, nobles, w, units):
     b = _pb(seat)
     r = min(data.rules[G_MAX_RECRUITS], 1 + nobles)
     tribe = s[b + P_TRIBE_N]
     cap = data.rules[G_TRIBE_CAP]
     v = 0.0
-    tribe_lead = w[W_LEADER] * leader_wants(s, data, seat, F_TRIBE_EXCL_DRUIDS) * 0.5
+    tribe_lead = units[F_TRIBE_EXCL_DRUIDS]  # recruits are active workers, never druids
     for k in range(r):
         slot = tribe + k
         if slot < cap:
@@ -438,8 +707,7 @@ def recruit_value(s, data, seat, region, nobles, w):
         top = pile_top(s, 2 + region)
         pts = data.tab[T_DRUID_POINTS + top]
         v += pts + 0.3
-        feat = F_DRUID1 if pts == 1 else F_DRUID2
-        v += w[W_LEADER] * leader_wants(s, data, seat, feat)
+        v += units[F_DRUID1 if pts == 1 else F_DRUID2]
     return v
 
 
@@ -471,9 +739,10 @@ def swap_gain(s, seat, space, t):
 
 
 @leaf
-def action_value(s, data, seat, kind, region, w, bonuses):
+def action_value(s, data, seat, kind, region, w, bonuses, units):
     """Estimated value of performing ``kind`` in ``region`` this turn (swap and tokens counted);
-    ``bonuses`` from :func:`progress_bonuses` (read by Build only)."""
+    ``bonuses`` from :func:`progress_bonuses` (read by Build only), ``units`` from
+    :func:`leader_units`."""
     space = space_of(kind, region)
     t = FARMER if kind == K_CULTIVATE else BUILDER if kind == K_BUILD else SOLDIER
     if kind == K_RECRUIT:
@@ -482,21 +751,22 @@ def action_value(s, data, seat, kind, region, w, bonuses):
     if kind == K_CULTIVATE:
         return cultivate_value(s, data, seat, region, strength(s, seat, FARMER) + bonus, w)
     if kind == K_BUILD:
-        return best_build(s, data, seat, region, strength(s, seat, BUILDER) + bonus, w, bonuses)
+        builders = strength(s, seat, BUILDER) + bonus
+        return best_build(s, data, seat, region, builders, w, bonuses, units)
     if kind == K_COMBAT:
-        return combat_value(s, data, seat, region, strength(s, seat, SOLDIER) + bonus, w)
-    return recruit_value(s, data, seat, region, strength(s, seat, NOBLE) + bonus, w)
+        return combat_value(s, data, seat, region, strength(s, seat, SOLDIER) + bonus, w, units)
+    return recruit_value(s, data, seat, region, strength(s, seat, NOBLE) + bonus, w, units)
 
 
 @leaf
-def action_values(s, data, seat, w, out):
+def action_values(s, data, seat, w, units, out):
     """``out[kind * 2 + region]`` = :func:`action_value`; it does not depend on the pawn, so a
     move decision computes the 8 values once for all the positions it can reach."""
     bonuses = stack_float64(PB_LEN)
     progress_bonuses(s, data, seat, bonuses)
     for kind in range(4):
         for region in range(2):
-            out[kind * 2 + region] = action_value(s, data, seat, kind, region, w, bonuses)
+            out[kind * 2 + region] = action_value(s, data, seat, kind, region, w, bonuses, units)
 
 
 @leaf
@@ -532,8 +802,11 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
     best = buf[0]
     best_v = NEG
     if ph == PH_MOVE:
+        units = stack_float64(N_LEADER_FEATURES)
+        leader_units(s, data, seat, w, units)
         values = stack_float64(8)
-        action_values(s, data, seat, w, values)
+        action_values(s, data, seat, w, units, values)
+        fw = force_worth(s, data, seat, -1, w, units)
         for k in range(n):
             a = buf[k]
             d = a - A_MOVE
@@ -544,7 +817,7 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
                         v = values[j] - w[W_TOKEN]
             else:
                 pos = (s[PAWN] + d) % N_POSITIONS
-                v = best_at(data, pos, values) + data.tab[T_FORCE_DELTA + d - 1] * w[W_FORCE]
+                v = best_at(data, pos, values) + data.tab[T_FORCE_DELTA + d - 1] * fw
             if v > best_v:
                 best_v = v
                 best = a
@@ -552,6 +825,8 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
     if ph == PH_CHOOSE:
         bonuses = stack_float64(PB_LEN)
         have_bonuses = False
+        units = stack_float64(N_LEADER_FEATURES)
+        leader_units(s, data, seat, w, units)
         for k in range(n):
             a = buf[k]
             code = a - A_CHOOSE
@@ -561,7 +836,7 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
             if kind == K_BUILD and not have_bonuses:
                 progress_bonuses(s, data, seat, bonuses)
                 have_bonuses = True
-            v = action_value(s, data, seat, kind, region, w, bonuses) - token * w[W_TOKEN]
+            v = action_value(s, data, seat, kind, region, w, bonuses, units) - token * w[W_TOKEN]
             if v > best_v:
                 best_v = v
                 best = a
@@ -614,12 +889,14 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
         builders = strength(s, seat, BUILDER) + s[EXTRA]
         bonuses = stack_float64(PB_LEN)
         progress_bonuses(s, data, seat, bonuses)
-        lead = build_lead(s, data, seat, s[REGION], w)
+        units = stack_float64(N_LEADER_FEATURES)
+        leader_units(s, data, seat, w, units)
+        lead = build_lead(s[REGION], units)
         for k in range(n):
             if buf[k] == A_STOP:
                 continue
             colour = buf[k] - A_BUILD
-            v = build_value(s, data, seat, s[REGION], colour, builders, w, bonuses, lead)
+            v = build_value(s, data, seat, s[REGION], colour, builders, w, bonuses, lead, units)
             if v > best_v:
                 best_v = v
                 best = buf[k]
@@ -689,10 +966,7 @@ def greedy_listed(s, data, seat, w, rng, buf, n):
                 best = a
         return best
     if ph == PH_FLIP:
-        feats = stack_int64(N_LEADER_FEATURES)
-        leader_features(s, data, seat, feats)
-        gap = leader_gap(s, data, seat, 1, feats)
-        return A_SIDE_B if gap <= w[W_FLIP] else A_SIDE_A
+        return A_SIDE_B if flip_to_b(s, data, seat, w) else A_SIDE_A
     if ph == PH_DRAFT:
         for k in range(8):
             if s[OFFER + DRAFT_ORDER[k]]:
@@ -739,14 +1013,19 @@ def _token_helps(s, data, seat):
 def _discard_choice(s, data, seat, n, w, buf):
     """Which card to discard (or stop), by the discard's purpose."""
     mode = s[DISC_MODE]
-    if mode == DM_ICON:  # combat: discard only what the fight needs
+    best = buf[0]
+    if mode == DM_ICON:  # combat: discard what the fight needs, or a charge toward it
         soldiers = strength(s, seat, SOLDIER) + s[EXTRA]
         cards, icon = fight_plan(s, data, seat, s[REGION], soldiers)
+        if cards < 0:
+            units = stack_float64(N_LEADER_FEATURES)
+            leader_units(s, data, seat, w, units)
+            cards, icon = charge_plan(s, data, seat, s[REGION], soldiers, w, units)
         if cards <= 0:
             return A_STOP
         if s[DISC_ARG] >= 0:
             icon = s[DISC_ARG]
-    best = buf[0]
+        best = A_STOP
     best_v = -NEG
     for k in range(n):
         a = buf[k]
