@@ -18,10 +18,29 @@ Values, per action (the highest is played; ties go to the first listed):
   two roads can be placed;
 - the robber goes where it costs the opponents the most pips and the seat nothing; the steal
   takes from the opponent with the most public VP; discards give up the most plentiful cards.
+
+Openings (issue 35). With ``temperature`` > 0 a setup placement (settlement, road, and the
+Great Wall's fortress site) is drawn from a softmax over the legal placements' values instead
+of taking the best: weight ``exp((value - best) / (temperature * production))``, so the
+temperature is counted in the value of one pip of production (a place one pip worse than the
+best is ``exp(-1 / temperature)`` times as likely: 14% at the default 0.5, 2% two pips worse;
+places of equal value, e.g. the roads from a settlement, are equally likely). On a fixed board a
+bot that always takes the best place plays the same opening in every game, which makes the seat
+spread a property of one opening; players differ in how they weigh a pip, a resource or a
+harbour by about that much. The draw comes from the seat's own stream (``rng``), so it never
+moves the dice; ``temperature=0`` draws nothing and is the deterministic bot of before (ties to
+the first listed). Decisions after the setup always take the best value. Measured (issue 35,
+``menhir ladder -p 4 -n 2000``, seed 0, against ``temperature=0``): 0.5 wins 0.500 [0.469,
+0.530] of the decided Great Wall games and 0.485 [0.463, 0.507] in Troy; 1.0 wins 0.393 and
+0.446 (too weak). At 0.5 each of 2,000 games on the fixed boards had its own opening
+(benchmarks/openings.py).
 """
+
+import math
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
+from sim.core.rng import uniform
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
@@ -67,6 +86,8 @@ from sim.games.catan.state import (
     KNIGHTS,
     LA_HOLDER,
     N_RES,
+    PH_SETUP_ROAD,
+    PHASE,
     ROBBER,
     SLOT_TYPE,
     V_CITY,
@@ -85,10 +106,38 @@ GREEDY_PARAMS = ParamSet(
         Param(
             "road", "float", 2.0, "value of a road (plus the place it opens)", low=0.0, high=100.0
         ),
+        Param(
+            "temperature",
+            "float",
+            0.5,
+            "setup placements drawn from a softmax over their values, in pips of production "
+            "(0 = always the best: the same opening on a fixed board)",
+            low=0.0,
+            high=100.0,
+        ),
     )
 )
-P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD = range(6)
+P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP = range(7)
 NEG = -1e18
+
+
+@leaf
+def soft_scale(params):
+    """The softmax's scale: the temperature times the value of one pip (1 if that is 0)."""
+    unit = params[P_PROD]
+    return params[P_TEMP] * (unit if unit > 0.0 else 1.0)
+
+
+@leaf
+def soft_weight(value, best, scale):
+    """A placement's softmax weight relative to the best value's (1 for the best)."""
+    return math.exp((value - best) / scale)
+
+
+@leaf
+def is_opening(state):
+    """A setup placement (settlement or road before the first roll)?"""
+    return state[PHASE] <= PH_SETUP_ROAD
 
 
 @leaf
@@ -264,8 +313,8 @@ def _settle_possible(state, data, p, buf, n):
 
 @leaf
 def greedy_action(state, data, seat, params, rng, buf):
-    """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
-    deterministic given what the seat sees)."""
+    """The best-valued legal action (first on ties); a setup placement with ``temperature``
+    > 0 is drawn from the softmax (the module docstring) with the seat's ``rng``."""
     n = legal_actions(state, data, buf)
     can_settle = _settle_possible(state, data, seat, buf, n)
     n_roads = 0
@@ -279,4 +328,16 @@ def greedy_action(state, data, seat, params, rng, buf):
         if v > best:
             best = v
             best_a = buf[i]
+    if params[P_TEMP] > 0.0 and n > 1 and is_opening(state):
+        scale = soft_scale(params)
+        total = 0.0
+        for i in range(n):
+            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads)
+            total += soft_weight(v, best, scale)
+        r = uniform(rng) * total
+        for i in range(n):
+            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads)
+            r -= soft_weight(v, best, scale)
+            if r < 0.0:
+                return buf[i]
     return best_a

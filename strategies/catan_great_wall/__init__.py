@@ -30,7 +30,7 @@ GREEDY_DECL = BotDecl(
     GREEDY_CODE,
     "the base game's one-step values, aware of the wall: raises its wall by the threat on its "
     "battlefield, avoids hexes holding riders, Knights remove riders from its hexes and steer "
-    "riders away from its wall",
+    "riders away from its wall; setup placements drawn from a softmax (temperature)",
     GREEDY_PARAMS,
 )
 # width=8 (issue 20): measured with Catan's, see strategies/catan/__init__.py
