@@ -84,6 +84,7 @@ from strategies.catan.greedy import (
     is_opening,
     pips,
     place_value,
+    places_mask,
     soft_scale,
     soft_weight,
 )
@@ -299,11 +300,11 @@ def gw_value(state, data, p, a, params):
 
 
 @leaf
-def _value(state, data, seat, a, params, can_settle, n_roads):
+def _value(state, data, seat, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for ``seat``."""
     if a >= A_FORTRESS:
         return gw_value(state, data, seat, a, params)
-    v = action_value(state, data, seat, a, params, can_settle, n_roads)
+    v = action_value(state, data, seat, a, params, can_settle, n_roads, mask)
     if a < A_ROAD:
         vert = a - A_SETTLE if a < A_CITY else a - A_CITY
         v -= place_penalty(state, data, vert, params)
@@ -325,15 +326,18 @@ def greedy_action(state, data, seat, params, rng, buf):
     n = legal_actions(state, data, buf)
     can_settle = False
     n_roads = 0
+    n_places = 0
     for i in range(n):
         if A_SETTLE <= buf[i] < A_CITY:
             can_settle = True
         elif A_ROAD <= buf[i] < A_ROLL:
             n_roads += 1
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
     best = NEG
     best_a = buf[0]
     for i in range(n):
-        v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         if v > best:
             best = v
             best_a = buf[i]
@@ -341,11 +345,11 @@ def greedy_action(state, data, seat, params, rng, buf):
         scale = soft_scale(params)
         total = 0.0
         for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
             total += soft_weight(v, best, scale)
         r = uniform(rng) * total
         for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
             r -= soft_weight(v, best, scale)
             if r < 0.0:
                 return buf[i]

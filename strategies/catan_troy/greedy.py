@@ -76,6 +76,7 @@ from strategies.catan.greedy import (
     action_value,
     is_opening,
     pips,
+    places_mask,
     soft_scale,
     soft_weight,
 )
@@ -204,14 +205,14 @@ def troy_value(state, data, p, a, params):
 
 
 @leaf
-def _value(state, data, seat, a, params, can_settle, n_roads):
+def _value(state, data, seat, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for ``seat``."""
     if a >= A_DONATE:
         return troy_value(state, data, seat, a, params)
     if a >= A_STEAL:  # the most public VP: buildings, Longest Road, flags
         victim = a - A_STEAL
         return float(public_victory_points(state, data, victim) + ship_vp(state, data, victim))
-    v = action_value(state, data, seat, a, params, can_settle, n_roads)
+    v = action_value(state, data, seat, a, params, can_settle, n_roads, mask)
     if A_TRADE <= a < A_ROBBER and v < 0:
         give, get = (a - A_TRADE) // R, (a - A_TRADE) % R
         ratio = trade_ratio(state, data, seat, give)
@@ -228,13 +229,16 @@ def greedy_action(state, data, seat, params, rng, buf):
     n = legal_actions(state, data, buf)
     can_settle = False
     n_roads = 0
+    n_places = 0
     for i in range(n):
         can_settle |= buf[i] < A_CITY
         n_roads += A_ROAD <= buf[i] < A_ROLL
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
     best = NEG
     best_a = buf[0]
     for i in range(n):
-        v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         if v > best:
             best = v
             best_a = buf[i]
@@ -242,11 +246,11 @@ def greedy_action(state, data, seat, params, rng, buf):
         scale = soft_scale(params)
         total = 0.0
         for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
             total += soft_weight(v, best, scale)
         r = uniform(rng) * total
         for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads)
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
             r -= soft_weight(v, best, scale)
             if r < 0.0:
                 return buf[i]

@@ -5,16 +5,18 @@ every game (one per seat order: the first player is a fixed lever); at the defau
 vary from game to game. The draws come from the seats' streams: the chance stream after the
 setup, and so the board and every later die, is the same at any temperature. The same seed
 gives the same openings; on the base game's shuffled board the openings vary at any
-temperature, and at 0 the seats' streams are not drawn from at all.
+temperature, and at 0 the seats' streams are not drawn from at all. The search bot searches
+the setup placements on the fixed boards (``opening``).
 """
 
 import numpy as np
 import pytest
 
-from sim.core.registry import make_setup
+from sim.core.registry import get_game, make_setup
 from sim.core.rng import seed_streams
 from sim.games.catan.openings import opening_counts, openings, setup_player
 from strategies.catan.greedy import GREEDY_PARAMS
+from strategies.search import kinds_mask
 
 FIXED = ["catan_great_wall", "catan_troy"]
 GAMES = 40
@@ -64,3 +66,17 @@ def test_temperature_draws_from_the_seat_stream_only(game):
         seed_streams(fresh, seed)
         assert (s0[1:] == fresh[1:]).all()
     assert moved == 8
+
+
+@pytest.mark.parametrize("game", FIXED)
+def test_search_searches_the_opening(game):
+    """On a fixed board the search overrules greedy's setup placements in some games (issue 35:
+    they were left to greedy). Its seat stream moves only with greedy's own draw, so with every
+    setup kind skipped it plays greedy's openings game for game."""
+    kinds = get_game(game).decision_kinds
+    setup_kinds = [k for k in ("place_fortress", "setup_settlement", "setup_road") if k in kinds]
+    greedy = openings(make_setup(game, 4, {}, "greedy"), range(8), 3)
+    searched = openings(make_setup(game, 4, {}, "search"), range(8), 3)
+    assert sum(g != s for g, s in zip(greedy, searched, strict=True)) >= 1
+    skipped = f"search:skip={kinds_mask(kinds, setup_kinds)}"
+    assert openings(make_setup(game, 4, {}, skipped), range(8), 3) == greedy
