@@ -299,7 +299,7 @@ def gw_value(state, data, p, a, params):
     )
 
 
-@leaf
+@leaf(inline="always")
 def _value(state, data, seat, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for ``seat``."""
     if a >= A_FORTRESS:

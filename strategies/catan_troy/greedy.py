@@ -204,7 +204,7 @@ def troy_value(state, data, p, a, params):
     return -1.0  # no steal
 
 
-@leaf
+@leaf(inline="always")
 def _value(state, data, seat, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for ``seat``."""
     if a >= A_DONATE:
