@@ -25,6 +25,13 @@ decisions whose greedy pick is of a listed kind (the game's decision kinds, as c
 or almost none of Celtic Trader's orders, deliveries and claims, which took a third of its
 time, while a few kinds (movement, Catan's end of turn) carry its strength. Each game's default
 names the kinds measured to cost it no strength; ``skip=0`` searches every decision.
+``opening`` names the kinds (a game's setup placements) whose rollouts are valued with
+``opening_margin`` instead of ``margin`` (issue 35): a rollout cut at the horizon during the
+setup ends with the same VP whatever the candidate, so its win share says nothing and only the
+game's ``evaluate`` (the seats' positions, e.g. production) tells the candidates apart. Such a
+decision gets ``opening_rollouts`` and ``opening_horizon``, and its alternatives are drawn
+first from greedy's own softmax (the places greedy values nearly as much as its pick), then at
+random.
 
 Choosing. Flat Monte Carlo with few rollouts over many candidates crowns noise (the winner's
 curse): on Celtic Trader an unguarded search lost most games to the greedy policy it rolls out
@@ -184,6 +191,41 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         low=2,
         high=1_000_000,
     ),
+    Param(
+        "opening",
+        "int",
+        0,
+        "decisions whose rollouts are valued with opening_margin instead of margin: a bitmask "
+        "over the game's decision kinds, bit i for kind i, matched on greedy's pick (0 = none)",
+        low=0,
+        high=2**53 - 1,
+    ),
+    Param(
+        "opening_margin",
+        "float",
+        0.0,
+        "the margin of the opening decisions: a setup rollout cut at the horizon ends with "
+        "everybody level in VP, so what it judges is the evaluated position",
+        low=0.0,
+        high=1000.0,
+    ),
+    Param(
+        "opening_horizon",
+        "int",
+        0,
+        "turns an opening decision's rollout plays after the candidate's turn (0 = horizon)",
+        low=0,
+        high=1_000_000,
+    ),
+    Param(
+        "opening_rollouts",
+        "int",
+        0,
+        "rollouts per opening decision (0 = rollouts); its alternatives to greedy's pick are "
+        "drawn from greedy's own softmax (its temperature) before random others",
+        low=0,
+        high=1_000_000,
+    ),
 )
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
 (
@@ -198,6 +240,10 @@ N_SEARCH_PARAMS = len(SEARCH_PARAMS)
     P_SAME,
     P_SKIP,
     P_CUT_AFTER,
+    P_OPENING,
+    P_OPENING_MARGIN,
+    P_OPENING_HORIZON,
+    P_OPENING_ROLLOUTS,
 ) = range(N_SEARCH_PARAMS)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -232,6 +278,11 @@ def search_params(greedy: BotDecl, kinds: tuple[str, ...] = (), **defaults) -> P
             f"{SEARCH_PARAMS[P_SKIP].doc}; the default leaves {listed} to greedy (kinds in "
             f"order: {', '.join(kinds)})"
         )
+    if "opening" in defaults:
+        names = tuple(defaults["opening"])
+        defaults = dict(defaults, opening=kinds_mask(kinds, names))
+        listed = ", ".join(sorted(names, key=kinds.index)) or "none"
+        docs["opening"] = f"{SEARCH_PARAMS[P_OPENING].doc}; the default names {listed}"
     own = tuple(
         dataclasses.replace(p, default=defaults[p.name], doc=docs.get(p.name, p.doc))
         if p.name in defaults
@@ -501,10 +552,23 @@ def make_search_bot(
         # it), so the seat stream and that memory move exactly as when greedy plays
         first = policy(state, data, seat, gparams, rng, buf)
         skip = int(params[P_SKIP])
-        if skip != 0:  # kinds where the search (almost) never overrules greedy cost nothing
+        opening = int(params[P_OPENING])
+        margin = params[P_MARGIN]
+        rollouts = int(params[P_ROLLOUTS])
+        horizon = int(params[P_HORIZON])
+        in_opening = False
+        if skip != 0 or opening != 0:
             kind = decision_kind(state, data, first)
+            # kinds where the search (almost) never overrules greedy cost nothing
             if kind >= 0 and (skip >> kind) & 1:
                 return first
+            if kind >= 0 and (opening >> kind) & 1:  # judged by the evaluated position
+                in_opening = True
+                margin = params[P_OPENING_MARGIN]
+                if params[P_OPENING_ROLLOUTS] > 0:
+                    rollouts = int(params[P_OPENING_ROLLOUTS])
+                if params[P_OPENING_HORIZON] > 0:
+                    horizon = int(params[P_OPENING_HORIZON])
         work = np.empty_like(buf)
         n = legal_actions(state, data, work)
         if n <= 1:
@@ -523,20 +587,30 @@ def make_search_bot(
             k = width
         c_ucb = params[P_UCB]
         if c_ucb == 0.0:  # few samples over many candidates would crown noise (winner's curse)
-            k = min(k, int(params[P_ROLLOUTS]) // MIN_PER_CANDIDATE)
+            k = min(k, rollouts // MIN_PER_CANDIDATE)
         if k <= 1:
             return cand[0]
         if k < n:
             seed_stream(rs, mix64(base ^ _GOLDEN))
-            for i in range(1, k):  # partial Fisher-Yates: k - 1 random others
+            filled = 1
+            if in_opening:  # greedy's likeliest rivals first, drawn from its own softmax
+                for _ in range(4 * k):
+                    if filled >= k:
+                        break
+                    pick = policy(state, data, seat, gparams, rs, work)
+                    for j in range(filled, n):
+                        if cand[j] == pick:
+                            cand[j] = cand[filled]
+                            cand[filled] = pick
+                            filled += 1
+                            break
+            for i in range(filled, k):  # partial Fisher-Yates: random others
                 j = i + randint(rs, n - i)
                 tmp = cand[i]
                 cand[i] = cand[j]
                 cand[j] = tmp
 
-        budget = max(int(params[P_ROLLOUTS]), k)
-        horizon = int(params[P_HORIZON])
-        margin = params[P_MARGIN]
+        budget = max(rollouts, k)
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)

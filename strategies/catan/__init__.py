@@ -29,7 +29,7 @@ GREEDY_DECL = BotDecl(
     "greedy",
     GREEDY_CODE,
     "one-step values: production by number probability, resource diversity, harbours, "
-    "pieces and VP",
+    "pieces and VP; setup placements drawn from a softmax over those values (temperature)",
     GREEDY_PARAMS,
 )
 # search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts;

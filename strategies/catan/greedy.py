@@ -18,10 +18,29 @@ Values, per action (the highest is played; ties go to the first listed):
   two roads can be placed;
 - the robber goes where it costs the opponents the most pips and the seat nothing; the steal
   takes from the opponent with the most public VP; discards give up the most plentiful cards.
+
+Openings (issue 35). With ``temperature`` > 0 a setup placement (settlement, road, and the
+Great Wall's fortress site) is drawn from a softmax over the legal placements' values instead
+of taking the best: weight ``exp((value - best) / (temperature * production))``, so the
+temperature is counted in the value of one pip of production (a place one pip worse than the
+best is ``exp(-1 / temperature)`` times as likely: 14% at the default 0.5, 2% two pips worse;
+places of equal value, e.g. the roads from a settlement, are equally likely). On a fixed board a
+bot that always takes the best place plays the same opening in every game, which makes the seat
+spread a property of one opening; players differ in how they weigh a pip, a resource or a
+harbour by about that much. The draw comes from the seat's own stream (``rng``), so it never
+moves the dice; ``temperature=0`` draws nothing and is the deterministic bot of before (ties to
+the first listed). Decisions after the setup always take the best value. Measured (issue 35,
+``menhir ladder -p 4 -n 2000``, seed 0, against ``temperature=0``): 0.5 wins 0.500 [0.469,
+0.530] of the decided Great Wall games and 0.485 [0.463, 0.507] in Troy; 1.0 wins 0.393 and
+0.446 (too weak). At 0.5 each of 2,000 games on the fixed boards had its own opening
+(benchmarks/openings.py).
 """
+
+import math
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
+from sim.core.rng import uniform
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
@@ -41,6 +60,7 @@ from sim.games.catan.rules import (
     public_victory_points,
     settlements_on_board,
     trade_ratio,
+    victory_points,
 )
 from sim.games.catan.state import (
     A_BUY,
@@ -67,6 +87,10 @@ from sim.games.catan.state import (
     KNIGHTS,
     LA_HOLDER,
     N_RES,
+    NP,
+    PH_SETUP_ROAD,
+    PHASE,
+    PORTS,
     ROBBER,
     SLOT_TYPE,
     V_CITY,
@@ -85,10 +109,39 @@ GREEDY_PARAMS = ParamSet(
         Param(
             "road", "float", 2.0, "value of a road (plus the place it opens)", low=0.0, high=100.0
         ),
+        Param(
+            "temperature",
+            "float",
+            0.5,
+            "setup placements drawn from a softmax over their values, in pips of production "
+            "(0 = always the best: the same opening on a fixed board)",
+            low=0.0,
+            high=100.0,
+        ),
     )
 )
-P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD = range(6)
+P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP = range(7)
 NEG = -1e18
+MANY_PLACES = 8  # places valued in one decision above which one board scan is cheaper
+
+
+@leaf
+def soft_scale(params):
+    """The softmax's scale: the temperature times the value of one pip (1 if that is 0)."""
+    unit = params[P_PROD]
+    return params[P_TEMP] * (unit if unit > 0.0 else 1.0)
+
+
+@leaf
+def soft_weight(value, best, scale):
+    """A placement's softmax weight relative to the best value's (1 for the best)."""
+    return math.exp((value - best) / scale)
+
+
+@leaf
+def is_opening(state):
+    """A setup placement (settlement or road before the first roll)?"""
+    return state[PHASE] <= PH_SETUP_ROAD
 
 
 @leaf
@@ -112,8 +165,33 @@ def produces(state, data, p, res):
 
 
 @leaf
-def place_value(state, data, p, v, params):
-    """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour)."""
+def produced_mask(state, data, p):
+    """Bit ``r`` set when ``p`` has a building next to a numbered hex of resource ``r``."""
+    mask = 0
+    for v in range(data[G_N_VERT]):
+        if state[V_OWNER + v] != p:
+            continue
+        for k in range(3):
+            h = data[D_VERTEX_HEXES + 3 * v + k]
+            if h >= 0 and state[HEX_NUMBER + h] > 0 and state[HEX_TERRAIN + h] < N_RES:
+                mask |= 1 << state[HEX_TERRAIN + h]
+    return mask
+
+
+@leaf
+def places_mask(state, data, p, n_places):
+    """The ``mask`` of :func:`place_value_in` for a decision valuing ``n_places`` places: one
+    scan of the board (:func:`produced_mask`) when there are many (a setup settlement weighs
+    some fifty), else -1: each place's diversity test scans until it finds the resource (a
+    city or two, a few roads: cheaper than a whole scan)."""
+    return produced_mask(state, data, p) if n_places > MANY_PLACES else -1
+
+
+@leaf
+def place_value_in(state, data, p, v, params, mask):
+    """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour);
+    ``mask``: :func:`produced_mask` of ``p``, or -1 to test each resource with
+    :func:`produces`."""
     value = 0.0
     for k in range(3):
         h = data[D_VERTEX_HEXES + 3 * v + k]
@@ -124,11 +202,19 @@ def place_value(state, data, p, v, params):
         if h == state[ROBBER]:
             pp *= 0.5
         value += pp * params[P_PROD]
-        if t < N_RES and not produces(state, data, p, t):
-            value += params[P_DIV]
+        if t < N_RES:
+            new = not (mask >> t) & 1 if mask >= 0 else not produces(state, data, p, t)
+            if new:
+                value += params[P_DIV]
     if data[D_VERTEX_SLOT + v] >= 0 and state[SLOT_TYPE + data[D_VERTEX_SLOT + v]] >= 0:
         value += params[P_HARB]
     return value
+
+
+@leaf
+def place_value(state, data, p, v, params):
+    """Value of a settlement of ``p`` on vertex ``v`` (production, diversity, harbour)."""
+    return place_value_in(state, data, p, v, params, -1)
 
 
 @leaf
@@ -172,31 +258,32 @@ def _robbed(state, data, p):
 
 
 @leaf
-def _best_open_place(state, data, p, e, params):
+def _best_open_place(state, data, p, e, params, mask):
     """Best settlement place a new road on ``e`` opens (0 if none)."""
     best = 0.0
     for j in range(2):
         v = data[D_EDGE_VERTICES + 2 * e + j]
         if distance_ok(state, data, v):
-            best = max(best, place_value(state, data, p, v, params))
+            best = max(best, place_value_in(state, data, p, v, params, mask))
     return best
 
 
 @leaf
-def action_value(state, data, p, a, params, can_settle, n_roads):
-    """Greedy value of legal action ``a`` for seat ``p``."""
+def action_value(state, data, p, a, params, can_settle, n_roads, mask):
+    """Greedy value of legal action ``a`` for seat ``p``, who produces the resources of
+    ``mask`` (:func:`places_mask`)."""
     if a == A_END or a == A_ROLL:  # noqa: SIM109
         return 0.0
     if a < A_CITY:  # settlement (setup or paid)
-        return params[P_VP] + place_value(state, data, p, a - A_SETTLE, params)
+        return params[P_VP] + place_value_in(state, data, p, a - A_SETTLE, params, mask)
     if a < A_ROAD:  # city: the production it doubles
         v = a - A_CITY
-        return 2.0 * params[P_VP] + place_value(state, data, p, v, params)
+        return 2.0 * params[P_VP] + place_value_in(state, data, p, v, params, mask)
     if a < A_ROLL:  # road
         e = a - A_ROAD
         if can_settle:
             return -1.0
-        return params[P_ROAD] + _best_open_place(state, data, p, e, params)
+        return params[P_ROAD] + _best_open_place(state, data, p, e, params, mask)
     if a == A_BUY:
         return params[P_DEV]
     if a == A_KNIGHT:
@@ -255,6 +342,37 @@ def action_value(state, data, p, a, params, can_settle, n_roads):
 
 
 @leaf
+def position_values(state, data, params, out):
+    """Each seat's position in greedy's own units, the search's ``evaluate`` for the setup
+    (issue 35): ``vp`` per VP, ``production`` per pip of the hexes its buildings touch (a
+    city's twice, under the robber half), ``diversity`` per resource it produces and
+    ``harbour`` per harbour it reaches; returns the seat count."""
+    n = state[NP]
+    for s in range(n):
+        out[s] = params[P_VP] * victory_points(state, data, s)
+        mask = produced_mask(state, data, s)
+        for r in range(N_RES):
+            if (mask >> r) & 1:
+                out[s] += params[P_DIV]
+        for k in range(N_RES + 1):
+            if state[PORTS + s * (N_RES + 1) + k] > 0:
+                out[s] += params[P_HARB]
+    for v in range(data[G_N_VERT]):
+        o = state[V_OWNER + v]
+        if o < 0:
+            continue
+        for k in range(3):
+            h = data[D_VERTEX_HEXES + 3 * v + k]
+            if h < 0:
+                continue
+            pp = float(pips(state[HEX_NUMBER + h])) * (1 + state[V_CITY + v])
+            if h == state[ROBBER]:
+                pp *= 0.5
+            out[o] += pp * params[P_PROD]
+    return n
+
+
+@leaf
 def _settle_possible(state, data, p, buf, n):
     for i in range(n):  # noqa: SIM110  (numba: plain loop)
         if A_SETTLE <= buf[i] < A_CITY:
@@ -264,19 +382,34 @@ def _settle_possible(state, data, p, buf, n):
 
 @leaf
 def greedy_action(state, data, seat, params, rng, buf):
-    """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
-    deterministic given what the seat sees)."""
+    """The best-valued legal action (first on ties); a setup placement with ``temperature``
+    > 0 is drawn from the softmax (the module docstring) with the seat's ``rng``."""
     n = legal_actions(state, data, buf)
     can_settle = _settle_possible(state, data, seat, buf, n)
     n_roads = 0
+    n_places = 0
     for i in range(n):
         if A_ROAD <= buf[i] < A_ROLL:
             n_roads += 1
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
     best = NEG
     best_a = buf[0]
     for i in range(n):
-        v = action_value(state, data, seat, buf[i], params, can_settle, n_roads)
+        v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         if v > best:
             best = v
             best_a = buf[i]
+    if params[P_TEMP] > 0.0 and n > 1 and is_opening(state):
+        scale = soft_scale(params)
+        total = 0.0
+        for i in range(n):
+            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            total += soft_weight(v, best, scale)
+        r = uniform(rng) * total
+        for i in range(n):
+            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            r -= soft_weight(v, best, scale)
+            if r < 0.0:
+                return buf[i]
     return best_a

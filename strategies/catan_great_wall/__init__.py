@@ -19,6 +19,7 @@ from sim.games.catan_great_wall.rules import (
     scores,
     step,
 )
+from strategies.catan.greedy import position_values
 from strategies.catan_great_wall.greedy import GREEDY_PARAMS, greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl
 
@@ -30,7 +31,7 @@ GREEDY_DECL = BotDecl(
     GREEDY_CODE,
     "the base game's one-step values, aware of the wall: raises its wall by the threat on its "
     "battlefield, avoids hexes holding riders, Knights remove riders from its hexes and steer "
-    "riders away from its wall",
+    "riders away from its wall; setup placements drawn from a softmax (temperature)",
     GREEDY_PARAMS,
 )
 # width=8 (issue 20): measured with Catan's, see strategies/catan/__init__.py
@@ -50,16 +51,18 @@ SEARCH_DECL = search_bot_decl(
     width=8,
     same=1,
     skip=(
-        "setup_settlement",
         "setup_road",
         "settlement",
         "city",
         "discard",
         "move_pirate",
-        "place_fortress",
         "knight_done",
         "play_year_of_plenty",
     ),
+    opening=("setup_settlement", "place_fortress"),
+    opening_margin=0.01,
+    opening_horizon=1,
+    opening_rollouts=8,
 )
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
@@ -82,6 +85,7 @@ search_action = make_search_bot(
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
     advance=advance,  # rollouts step in place
     decision_kind=decisions.decision_kind,  # what the skip parameter names
+    evaluate=position_values,  # the opening decisions' horizon value
 )
 
 

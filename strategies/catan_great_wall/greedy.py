@@ -22,6 +22,7 @@ pirate). Never another hand or the deck.
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
+from sim.core.rng import uniform
 from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT
 from sim.games.catan.rules import trade_ratio
 from sim.games.catan.state import (
@@ -35,6 +36,7 @@ from sim.games.catan.state import (
     HAND,
     HEX_NUMBER,
     N_RES,
+    PHASE,
     V_CITY,
     V_OWNER,
 )
@@ -70,9 +72,22 @@ from sim.games.catan_great_wall.state import (
     LEVEL,
     MAX_NUMERALS,
     MAX_PATH,
+    PH_FORTRESS,
 )
 from strategies.catan.greedy import GREEDY_PARAMS as BASE_PARAMS
-from strategies.catan.greedy import NEG, P_DEV, P_PROD, action_value, pips, place_value
+from strategies.catan.greedy import (
+    NEG,
+    P_DEV,
+    P_PROD,
+    P_TEMP,
+    action_value,
+    is_opening,
+    pips,
+    place_value,
+    places_mask,
+    soft_scale,
+    soft_weight,
+)
 
 GREEDY_PARAMS = ParamSet(
     (
@@ -284,36 +299,58 @@ def gw_value(state, data, p, a, params):
     )
 
 
+@leaf(inline="always")
+def _value(state, data, seat, a, params, can_settle, n_roads, mask):
+    """Greedy value of legal action ``a`` for ``seat``."""
+    if a >= A_FORTRESS:
+        return gw_value(state, data, seat, a, params)
+    v = action_value(state, data, seat, a, params, can_settle, n_roads, mask)
+    if a < A_ROAD:
+        vert = a - A_SETTLE if a < A_CITY else a - A_CITY
+        v -= place_penalty(state, data, vert, params)
+    elif a == A_KNIGHT and v < 0 and knight_worth(state, data, seat):
+        v = params[P_DEV]
+    elif A_TRADE <= a < A_ROBBER and v < 0:
+        give = (a - A_TRADE) // N_RES
+        get = (a - A_TRADE) % N_RES
+        if _trade_for_wall(state, data, seat, give, get, params):
+            v = params[P_DEV] - 1.0
+    return v
+
+
 @leaf
 def greedy_action(state, data, seat, params, rng, buf):
-    """The best-valued legal action (first on ties); ``rng`` is unused."""
+    """The best-valued legal action (first on ties); a setup placement (fortress site,
+    settlement, road) with ``temperature`` > 0 is drawn from the base greedy's softmax
+    (strategies/catan/greedy.py) with the seat's ``rng``."""
     n = legal_actions(state, data, buf)
     can_settle = False
     n_roads = 0
+    n_places = 0
     for i in range(n):
         if A_SETTLE <= buf[i] < A_CITY:
             can_settle = True
         elif A_ROAD <= buf[i] < A_ROLL:
             n_roads += 1
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
     best = NEG
     best_a = buf[0]
     for i in range(n):
-        a = buf[i]
-        if a >= A_FORTRESS:
-            v = gw_value(state, data, seat, a, params)
-        else:
-            v = action_value(state, data, seat, a, params, can_settle, n_roads)
-            if a < A_ROAD:
-                vert = a - A_SETTLE if a < A_CITY else a - A_CITY
-                v -= place_penalty(state, data, vert, params)
-            elif a == A_KNIGHT and v < 0 and knight_worth(state, data, seat):
-                v = params[P_DEV]
-            elif A_TRADE <= a < A_ROBBER and v < 0:
-                give = (a - A_TRADE) // N_RES
-                get = (a - A_TRADE) % N_RES
-                if _trade_for_wall(state, data, seat, give, get, params):
-                    v = params[P_DEV] - 1.0
+        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         if v > best:
             best = v
-            best_a = a
+            best_a = buf[i]
+    if params[P_TEMP] > 0.0 and n > 1 and (is_opening(state) or state[PHASE] == PH_FORTRESS):
+        scale = soft_scale(params)
+        total = 0.0
+        for i in range(n):
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            total += soft_weight(v, best, scale)
+        r = uniform(rng) * total
+        for i in range(n):
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            r -= soft_weight(v, best, scale)
+            if r < 0.0:
+                return buf[i]
     return best_a

@@ -19,6 +19,7 @@ from sim.games.catan_troy.rules import (
     scores,
     step,
 )
+from strategies.catan.greedy import position_values
 from strategies.catan_troy.greedy import GREEDY_PARAMS, greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl
 
@@ -29,7 +30,7 @@ GREEDY_DECL = BotDecl(
     "greedy",
     GREEDY_CODE,
     "the base greedy's one-step values, plus donations to its own city (its decision card "
-    "only) and ships",
+    "only) and ships; setup placements drawn from a softmax (temperature)",
     GREEDY_PARAMS,
 )
 # width=8 (issue 20): measured with Catan's, see strategies/catan/__init__.py
@@ -55,7 +56,6 @@ SEARCH_DECL = search_bot_decl(
     width=8,
     same=1,
     skip=(
-        "setup_settlement",
         "city",
         "donate",
         "roll",
@@ -68,6 +68,10 @@ SEARCH_DECL = search_bot_decl(
         "trade_two_to_one",
         "two_to_one_card",
     ),
+    opening=("setup_settlement",),
+    opening_margin=0.01,
+    opening_horizon=1,
+    opening_rollouts=8,
 )
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
@@ -92,6 +96,7 @@ search_action = make_search_bot(
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it
     advance=advance,  # rollouts step in place
     decision_kind=decisions.decision_kind,  # what the skip parameter names
+    evaluate=position_values,  # the opening decisions' horizon value
 )
 
 

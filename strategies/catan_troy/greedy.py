@@ -24,6 +24,7 @@ Scenario values, per action (the highest is played; ties go to the first listed)
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
+from sim.core.rng import uniform
 from sim.games.catan.params import C_CITY, C_SETTLEMENT, D_COSTS, D_VERTEX_HEXES, G_N_VERT
 from sim.games.catan.rules import public_victory_points, trade_ratio
 from sim.games.catan.state import (
@@ -68,7 +69,17 @@ from sim.games.catan_troy.state import (
     TOKENS,
 )
 from strategies.catan.greedy import GREEDY_PARAMS as BASE_PARAMS
-from strategies.catan.greedy import NEG, P_VP, action_value, pips
+from strategies.catan.greedy import (
+    NEG,
+    P_TEMP,
+    P_VP,
+    action_value,
+    is_opening,
+    pips,
+    places_mask,
+    soft_scale,
+    soft_weight,
+)
 
 GREEDY_PARAMS = ParamSet(
     (
@@ -193,33 +204,54 @@ def troy_value(state, data, p, a, params):
     return -1.0  # no steal
 
 
+@leaf(inline="always")
+def _value(state, data, seat, a, params, can_settle, n_roads, mask):
+    """Greedy value of legal action ``a`` for ``seat``."""
+    if a >= A_DONATE:
+        return troy_value(state, data, seat, a, params)
+    if a >= A_STEAL:  # the most public VP: buildings, Longest Road, flags
+        victim = a - A_STEAL
+        return float(public_victory_points(state, data, victim) + ship_vp(state, data, victim))
+    v = action_value(state, data, seat, a, params, can_settle, n_roads, mask)
+    if A_TRADE <= a < A_ROBBER and v < 0:
+        give, get = (a - A_TRADE) // R, (a - A_TRADE) % R
+        ratio = trade_ratio(state, data, seat, give)
+        if ship_affordable_after(state, data, seat, give, ratio, get):
+            v = params[P_SHIP] - 1.0
+    return v
+
+
 @leaf
 def greedy_action(state, data, seat, params, rng, buf):
-    """The best-valued legal action (first on ties); ``rng`` is unused (greedy is
-    deterministic given what the seat sees)."""
+    """The best-valued legal action (first on ties); a setup placement with ``temperature``
+    > 0 is drawn from the base greedy's softmax (strategies/catan/greedy.py) with the seat's
+    ``rng``."""
     n = legal_actions(state, data, buf)
     can_settle = False
     n_roads = 0
+    n_places = 0
     for i in range(n):
         can_settle |= buf[i] < A_CITY
         n_roads += A_ROAD <= buf[i] < A_ROLL
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
     best = NEG
     best_a = buf[0]
     for i in range(n):
-        a = buf[i]
-        if a >= A_DONATE:
-            v = troy_value(state, data, seat, a, params)
-        elif a >= A_STEAL:  # the most public VP: buildings, Longest Road, flags
-            victim = a - A_STEAL
-            v = float(public_victory_points(state, data, victim) + ship_vp(state, data, victim))
-        else:
-            v = action_value(state, data, seat, a, params, can_settle, n_roads)
-            if A_TRADE <= a < A_ROBBER and v < 0:
-                give, get = (a - A_TRADE) // R, (a - A_TRADE) % R
-                ratio = trade_ratio(state, data, seat, give)
-                if ship_affordable_after(state, data, seat, give, ratio, get):
-                    v = params[P_SHIP] - 1.0
+        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         if v > best:
             best = v
-            best_a = a
+            best_a = buf[i]
+    if params[P_TEMP] > 0.0 and n > 1 and is_opening(state):
+        scale = soft_scale(params)
+        total = 0.0
+        for i in range(n):
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            total += soft_weight(v, best, scale)
+        r = uniform(rng) * total
+        for i in range(n):
+            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+            r -= soft_weight(v, best, scale)
+            if r < 0.0:
+                return buf[i]
     return best_a

@@ -27,11 +27,11 @@ ERRORS = invariant_names("catan_troy")  # "ok", the generic invariants, then Tro
 def run_checked(players, n_games, bot_code, root=7, **overrides):
     data = data_for(players, **overrides)
     codes = np.full(players, bot_code, np.int64)
-    width = 9 if bot_code == 1 else 1
+    from strategies.catan_troy.greedy import GREEDY_PARAMS
+
+    width = len(GREEDY_PARAMS) if bot_code == 1 else 1
     params = np.zeros((players, width), np.float64)
     if bot_code == 1:  # the greedy defaults
-        from strategies.catan_troy.greedy import GREEDY_PARAMS
-
         params[:] = [p.default for p in GREEDY_PARAMS]
     seeds = derive_game_seeds(root, players, np.arange(n_games))
     errors = np.zeros(n_games, np.int64)
