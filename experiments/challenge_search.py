@@ -781,7 +781,7 @@ def challenge(
     The folder holds ``challenge.json``, ``trials.parquet`` and ``confirm/`` (runs)."""
     from experiments.backends import make_backend
     from experiments.progress import Progress
-    from experiments.store import _holder, _take_lock
+    from experiments.store import holder_pid, take_lock
 
     if (target is None) == (not all_targets):
         raise UserError("give --target ROLE or --all (one of them)")
@@ -791,9 +791,9 @@ def challenge(
     name = cc.base.get("name") or Path(str(config)).stem or "challenge"
     out = Path(out) if out is not None else Path("runs") / f"{name}-challenge"
     _prepare(cc, out, resume, [t.text for t in targets])
-    lock = _take_lock(out)
+    lock = take_lock(out)
     if lock is None:
-        raise UserError(f"{out}: in use by another menhir challenge (pid {_holder(out)})")
+        raise UserError(f"{out}: in use by another menhir challenge (pid {holder_pid(out)})")
     start = time.perf_counter()
     options = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "progress": progress}
     bar = Progress(cc.budget_games * len(targets), 0, enabled=progress)

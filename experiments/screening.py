@@ -843,15 +843,15 @@ def screen(
     """Morris on every lever, Sobol on the top ones, report; return the screen directory."""
     from experiments.backends import make_backend
     from experiments.progress import Progress
-    from experiments.store import _holder, _take_lock
+    from experiments.store import holder_pid, take_lock
 
     sc = load_screen(config, progress=progress)
     out = Path(out) if out is not None else Path("runs") / f"{sc.base.get('name') or 'screen'}"
     _prepare(sc, out, resume)
-    lock = _take_lock(out)
+    lock = take_lock(out)
     if lock is None:
         raise UserError(
-            f"{out}: in use by another menhir screen (pid {_holder(out)}); wait for it to end, "
+            f"{out}: in use by another menhir screen (pid {holder_pid(out)}); wait for it to end, "
             "or stop it, then --resume"
         )
     try:

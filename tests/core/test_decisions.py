@@ -128,6 +128,11 @@ def test_catan_kinds_follow_the_phase_and_the_harbours():
     assert (players["act_setup_settlement"] == 2).all() and (players["act_setup_road"] == 2).all()
     per_game = players.group_by("game").agg(pl.col("act_roll").sum(), pl.col("act_end_turn").sum())
     games, _ = play_batch(setup, range(30), 3)
-    turns = games.sort("game")["turns"].to_numpy()
-    assert np.array_equal(per_game.sort("game")["act_roll"].to_numpy(), turns)
+    games = games.sort("game")
+    gap = games["turns"].to_numpy() - per_game.sort("game")["act_roll"].to_numpy()
+    # a roll opens every turn, except a last turn won before its roll (a Knight played first
+    # that brings the Largest Army and the tenth VP: it happens in game 11 here, with greedy's
+    # opening temperature)
+    assert set(gap.tolist()) <= {0, 1}
+    assert (games.filter(pl.Series(gap == 1))["end_reason"] == "vp_target").all()
     assert players["act_trade_bank"].sum() > 0 and players["act_move_robber"].sum() > 0

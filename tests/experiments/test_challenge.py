@@ -161,11 +161,11 @@ def test_a_challenge_folder_in_use_is_refused(tmp_path, bots_fault):
     import os
     import shutil
 
-    from experiments.store import _take_lock
+    from experiments.store import take_lock
 
     folder = tmp_path / "busy"
     shutil.copytree(bots_fault, folder)
-    fd = _take_lock(folder)
+    fd = take_lock(folder)
     try:
         cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 2})
         with pytest.raises(

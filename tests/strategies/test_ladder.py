@@ -150,7 +150,7 @@ def test_skill_expression_maps_the_share_to_the_outcomes_a_policy_decides(toy_la
     "args, fragment",
     [
         (["nope"], "unknown game 'nope'"),
-        (["toy_pig", "--games", "0"], "--games: '0' is not allowed: an integer >= 1"),
+        (["toy_pig", "--games", "0"], "--games: '0' is not allowed: an integer in [1, 100000000]"),
         (["toy_pig", "--jobs", "0"], "--jobs: '0' is not allowed: an integer >= 1"),
         (["toy_pig", "--bots", "random,search:rollouts=0"], "'rollouts' = 0 is not allowed"),
         (["toy_pig", "-p", "1"], "players = 1 is not allowed"),

@@ -57,9 +57,10 @@ def test_the_special_building_phase_is_announced_once_not_after_the_sea_people(a
 
 
 def test_the_six_player_trace_announces_each_special_building_phase_at_a_turn_end():
-    """The game of issue 41 (6 players, seed 1, greedy): every announcement follows the line
-    of the turn's end (or its battle), and every turn's end but a game-ending one has one."""
-    lines, _ = trace_game(make_setup("catan_troy", 6, {}, "greedy"), 1)
+    """The game of issue 41 (6 players, seed 1, greedy as it was then: temperature=0): every
+    announcement follows the line of the turn's end (or its battle), and every turn's end but a
+    game-ending one has one."""
+    lines, _ = trace_game(make_setup("catan_troy", 6, {}, "greedy:temperature=0"), 1)
     ends = [i for i, x in enumerate(lines) if x.endswith(" ends the turn")]
     announced = [i for i, x in enumerate(lines) if x == ANNOUNCE]
     ships_in_phase = 0
