@@ -139,6 +139,23 @@ def _hold_lock(tmp: Path) -> None:
     _held_locks.append(fd)
 
 
+def _variant_file(game: str, old: str, new: str):
+    """A config of ``game`` playing ``my.toml``: the shipped data file with ``old`` replaced."""
+
+    def prepare(tmp: Path) -> None:
+        text = registry.get_game(game).data.file.read_text()
+        assert old in text, old
+        (tmp / "my.toml").write_text(text.replace(old, new, 1))
+        (tmp / "var.toml").write_text(
+            f'name = "var"\ngame = "{game}"\ngames = 10\nbots = "random"\ndata = "my.toml"\n'
+        )
+
+    return prepare
+
+
+VARIANT = ["run", "{tmp}/var.toml", "--out", "{tmp}/new"]
+
+
 RUN = ["run", "{cfg}", "--out", "{tmp}/new"]
 RESUME = ["run", "{cfg}", "--out", "{run}", "--resume"]
 
@@ -500,6 +517,60 @@ CASES = [
         "--set bonus: a line break",
         None,
     ),
+    # issue 36, defects 6 and 19: a variant data file is checked leaf by leaf against the
+    # shipped file's kinds, and every message names the user's file and the dotted key
+    (
+        "a fraction where the data file has an integer",
+        VARIANT,
+        "my.toml: 'roles.fastest.movement.1' = 14.9 is not allowed: an integer",
+        _variant_file(
+            "celtic_trader",
+            "movement = [0, 14, 24, 37, 53]",
+            "movement = [0, 14.9, 24, 37, 53.5]",
+        ),
+    ),
+    (
+        "nan in a data file",
+        VARIANT,
+        "my.toml: 'roles.trusted.rp_as_vp' = nan is not allowed: an integer",
+        _variant_file("celtic_trader", "rp_as_vp = 1 ", "rp_as_vp = nan "),
+    ),
+    (
+        "a string for a number in a data file",
+        VARIANT,
+        """my.toml: 'roles.trusted.rp_as_vp' = "114" is not allowed: an integer""",
+        _variant_file("celtic_trader", "rp_as_vp = 1 ", 'rp_as_vp = "114" '),
+    ),
+    (
+        "a table for a number in a data file",
+        VARIANT,
+        "my.toml: 'game.players_max' = {{",
+        _variant_file("celtic_trader", "players_max = 5", "players_max = {a = 1}"),
+    ),
+    (
+        "players_min out of range is reported as players_min",
+        VARIANT,
+        "my.toml: 'game.players_min' must be a player count within 2..",
+        _variant_file("celtic_trader", "players_min = 2", "players_min = 1"),
+    ),
+    (
+        "a validator's error names the user's file (Celtic Trader)",
+        VARIANT,
+        "my.toml: 'game.players_max' must be within players_min..",
+        _variant_file("celtic_trader", "players_max = 5", "players_max = 9"),
+    ),
+    (
+        "a validator's error names the user's file (Celtica)",
+        VARIANT,
+        "my.toml: 'druids.colours' must name",
+        _variant_file("celtica", 'colours = ["white", "red", ', "colours = ["),
+    ),
+    (
+        "a validator's error names the user's file (Catan)",
+        VARIANT,
+        "my.toml: 'game.resources' must name",
+        _variant_file("catan", 'resources = ["lumber", ', "resources = ["),
+    ),
     # issue 36, defect 16: hostile config files
     (
         "a config of 5,000 nested lists",
@@ -577,3 +648,12 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(
     assert message.startswith("menhir: error: "), message
     assert fragment.format(**fields) in message, message
     assert _snapshot(tmp) == before
+
+
+def test_a_run_name_may_hold_letters_of_any_script(tmp_path):
+    """Issue 36, defect 19: ``name = "ünïcode"`` is a folder name like any other."""
+    from experiments.config import load_config
+
+    path = tmp_path / "exp.toml"
+    path.write_text(config_text(name="ünïcode"))
+    assert load_config(path).name == "ünïcode"
