@@ -657,3 +657,27 @@ def test_a_run_name_may_hold_letters_of_any_script(tmp_path):
     path = tmp_path / "exp.toml"
     path.write_text(config_text(name="ünïcode"))
     assert load_config(path).name == "ünïcode"
+
+
+def test_sigterm_during_a_report_is_one_line_exit_143_and_leaves_nothing(
+    complete_run, tmp_path, monkeypatch
+):
+    """Issue 36, defect 13: SIGTERM while a report is written removes its temporary folder."""
+    import signal
+
+    from reports import report
+
+    run = tmp_path / "run"
+    shutil.copytree(complete_run / "run", run)
+    before = _snapshot(tmp_path)
+
+    def terminated(runs, tables, tmp):
+        (tmp / "half.png").write_text("x")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(report, "_write", terminated)
+    result = CliRunner().invoke(cli, ["report", str(run)])
+    assert result.exit_code == 143, (result.output, result.exception)
+    message = result.output.strip()
+    assert message.count("\n") == 0 and "report terminated; nothing was written" in message
+    assert _snapshot(tmp_path) == before
