@@ -571,6 +571,13 @@ CASES = [
         "my.toml: 'game.resources' must name",
         _variant_file("catan", 'resources = ["lumber", ', "resources = ["),
     ),
+    # issue 36, defect 17: a Dask scheduler that is not an address
+    (
+        "--scheduler not an address",
+        [*RUN, "--backend", "dask", "--scheduler", "not an address"],
+        "--scheduler 'not an address': not a scheduler address (missing port number",
+        None,
+    ),
     # issue 36, defect 16: hostile config files
     (
         "a config of 5,000 nested lists",
