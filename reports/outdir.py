@@ -99,6 +99,13 @@ def check_out_dir(out: Path, run_dirs: Iterable[Path]) -> None:
             "folders; choose a folder beside them (the default is RUN_DIR/report)"
         )
     if not out.exists() and not out.is_symlink():
+        for above in out.parents:  # the first folder that exists must be a folder
+            if above.exists():
+                if not above.is_dir():
+                    raise OutDirError(
+                        f"{out}: {above} is a file, not a folder; choose another --out"
+                    )
+                break
         return
     if out.is_symlink() or not out.is_dir():
         raise OutDirError(f"{out}: exists and is not a folder; choose another --out")

@@ -8,12 +8,14 @@ Each case is ``(name, argv, fragment, prepare)``: ``argv`` is formatted with the
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -578,6 +580,13 @@ CASES = [
         "--scheduler 'not an address': not a scheduler address (missing port number",
         None,
     ),
+    # issue 36, defect 14: a report folder under a file
+    (
+        "report --out under a file",
+        ["report", "{run}", "--out", "{tmp}/notes.txt/w"],
+        "{tmp}/notes.txt/w: {tmp}/notes.txt is a file, not a folder",
+        _write("notes.txt", "mine"),
+    ),
     # issue 36, defect 16: hostile config files
     (
         "a config of 5,000 nested lists",
@@ -688,3 +697,100 @@ def test_sigterm_during_a_report_is_one_line_exit_143_and_leaves_nothing(
     message = result.output.strip()
     assert message.count("\n") == 0 and "report terminated; nothing was written" in message
     assert _snapshot(tmp_path) == before
+
+
+# Issue 36, defect 14: a disk that refuses a write (full, read-only) is one line, exit 1, and
+# leaves the folder as it was (a run keeps the chunks it wrote and resumes exactly).
+def _refused(kind: int, filename=None):
+    def raise_it(*args, **kwargs):
+        raise OSError(kind, os.strerror(kind), filename)
+
+    return raise_it
+
+
+def _report_case(complete_run, tmp_path, monkeypatch, argv, patch):
+    run = tmp_path / "run"
+    shutil.copytree(complete_run / "run", run)
+    before = _snapshot(tmp_path)
+    patch(monkeypatch)
+    result = CliRunner().invoke(cli, [a.format(tmp=tmp_path, run=run) for a in argv])
+    monkeypatch.undo()
+    message = result.output.strip()
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert message.count("\n") == 0 and message.startswith("menhir: error: "), message
+    assert _snapshot(tmp_path) == before
+    return message
+
+
+@pytest.mark.parametrize(
+    "where, patch, said",
+    [
+        (
+            "full disk",
+            lambda mp: mp.setattr("reports.report._write", _refused(errno.ENOSPC)),
+            "No space left on device",
+        ),
+        (
+            "full disk seen by polars",
+            lambda mp: mp.setattr(
+                "reports.report._write",
+                _raise(pl.exceptions.ComputeError("IO error: No space left (os error 28)")),
+            ),
+            "No space left on device",
+        ),
+        (
+            "read-only target",
+            lambda mp: mp.setattr("reports.outdir.tempfile.mkdtemp", _refused(errno.EROFS, "x")),
+            "Read-only file system",
+        ),
+    ],
+)
+def test_a_report_the_disk_refuses_is_one_line(
+    where, patch, said, complete_run, tmp_path, monkeypatch
+):
+    for i, argv in enumerate([["report", "{run}"], ["report", "{run}", "--out", "{tmp}/w"]]):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        message = _report_case(complete_run, folder, monkeypatch, argv, patch)
+        assert said in message and "the report was not written" in message, message
+
+
+def _raise(exc):
+    def raise_it(*args, **kwargs):
+        raise exc
+
+    return raise_it
+
+
+def test_a_run_on_a_full_disk_is_one_line_and_resumes_exactly(complete_run, tmp_path, monkeypatch):
+    from experiments import store
+
+    writes = []
+    real = store._write_atomic
+
+    def full_after_two(path, *args, **kwargs):
+        writes.append(path)
+        if len(writes) > 4:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(store, "_write_atomic", full_after_two)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        cli, ["run", str(complete_run / "exp.toml"), "--out", str(out), "--jobs", "1"]
+    )
+    monkeypatch.undo()
+    message = result.output.strip().splitlines()[-1]
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    assert message == (
+        f"menhir: error: {out}: No space left on device; the run stopped and keeps the games it "
+        "wrote: make room, then run the command again (with --resume if the run folder exists)"
+    )
+    experiments.run(complete_run / "exp.toml", out, jobs=1, resume=True, progress=False)
+    for table in ("games", "players"):
+        mine = pl.read_parquet(out / table / "**" / "*.parquet", hive_partitioning=True)
+        ref = pl.read_parquet(
+            complete_run / "run" / table / "**" / "*.parquet", hive_partitioning=True
+        )
+        assert mine.sort(mine.columns).equals(ref.sort(ref.columns))
