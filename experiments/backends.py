@@ -135,6 +135,12 @@ class DaskBackend:
             scheduler = self.cluster.scheduler_address
         try:
             self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except ValueError as exc:  # not an address at all ("missing port number", a bad scheme)
+            self.close()
+            raise UserError(
+                f"--scheduler {scheduler!r}: not a scheduler address ({exc}); "
+                "give one such as tcp://HOST:8786"
+            ) from None
         except (OSError, TimeoutError) as exc:
             self.close()
             raise UserError(f"--scheduler {scheduler}: cannot connect ({exc})") from None

@@ -8,6 +8,9 @@ sim/core/check.py); more of them than ``--max-capped`` percent also exits 1.
 
 from __future__ import annotations
 
+import os
+from functools import partial
+
 import click
 
 from sim.core.cli_options import GAMES, SEED, NumberIn
@@ -15,6 +18,17 @@ from sim.core.params import MAX_SEED, ParamError, parse_assignments
 from sim.core.registry import GAME_MODULES, get_game, make_setup, split_overrides
 
 VIOLATION_EXIT = 1
+
+
+def _check_chunk(parent: int, game_entry: tuple[str, str], setup, seeds, max_steps, corrupt):
+    """One chunk of ``check_games`` in a worker process, which dies with ``parent`` (the
+    ``menhir check`` process, as ``menhir run``'s workers do: experiments.backends)."""
+    from experiments.backends import guard_worker
+    from sim.core.check import _run
+
+    guard_worker(parent)
+    GAME_MODULES.setdefault(*game_entry)  # a game registered only in the parent (tests)
+    return _run(setup, seeds, max_steps, corrupt)
 
 
 class CheckUsageError(click.ClickException):
@@ -62,6 +76,8 @@ def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, max
     such seed and its replay command. A game still running after --max-steps
     steps is a violation.
     """
+    from experiments.backends import make_backend
+    from experiments.interrupts import exit_code, how, sigterm_raises
     from experiments.progress import Progress
     from sim.core.check import MAX_CAPPED_PERCENT, MAX_STEPS, check_games, invariants_module
 
@@ -81,14 +97,23 @@ def check_cmd(game, games, players, bot, roles, sets, seed, jobs, max_steps, max
     except ParamError as exc:
         raise CheckUsageError(str(exc)) from None
     bar = Progress(games, enabled=progress)
-    report = check_games(
-        setup,
-        games,
-        seed,
-        jobs=jobs,
-        max_steps=max_steps or MAX_STEPS,
-        progress=bar.advance,
-    )
+    worker = partial(_check_chunk, os.getpid(), (game, GAME_MODULES[game]))
+    try:
+        with sigterm_raises(), make_backend("local", jobs, None) as backend:
+            report = check_games(
+                setup,
+                games,
+                seed,
+                jobs=jobs,
+                max_steps=max_steps or MAX_STEPS,
+                progress=bar.advance,
+                backend=backend if jobs > 1 else None,
+                worker=worker,
+            )
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are stopped by now
+        bar.close()
+        click.echo(f"menhir: check {how(exc)}; no verdict (nothing is written)", err=True)
+        raise SystemExit(exit_code(exc)) from None
     bar.close()
     allowed = MAX_CAPPED_PERCENT if max_capped is None else max_capped
     for line in report.lines(allowed):

@@ -77,7 +77,7 @@ TOP_KEYS = (
 DATA_FILE_KEYS = ("file", "data")  # keys of [data] naming variant files, not data paths
 SWEEP_KEYS = ("mode",)
 # A run name becomes a folder name (runs/<name>): no separator, not '.' or '..', not hidden.
-_NAME_RE = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+_NAME_RE = re.compile(r"[\w-][\w.-]*")  # \w: letters of any script, digits, _
 NAME_ALLOWED = "letters, digits, '_', '.', '-', not starting with '.'"
 
 
@@ -147,7 +147,7 @@ def parse_config(
     game = _game(source, raw)
     decl = get_game(game)
     name = raw.get("name", default_name or game)
-    if not isinstance(name, str) or not _NAME_RE.match(name):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         if "name" not in raw:  # the default comes from the file name: say so, not "key 'name'"
             raise ConfigError(
                 f"{source}: the file name gives the run name {name!r}, which is not a safe "

@@ -9,6 +9,7 @@ import click
 
 from experiments.config import MAX_VARIANTS, UserError
 from experiments.interrupts import sigterm_raises
+from experiments.write_errors import WriteFailed, write_error
 from sim.core.cli_options import POSITIVE, Folder
 from sim.core.params import ParamError
 
@@ -98,6 +99,16 @@ def run_cmd(config, out, jobs, games, backend, scheduler, resume, progress, max_
             )
     except (UserError, ParamError) as exc:
         raise RunUsageError(str(exc)) from None
+    except Exception as exc:  # a full or read-only disk: one line (issue 36, defect 14)
+        refused = write_error(exc)
+        if refused is None:
+            raise
+        named = refused[1] or out
+        where = f"{named}: " if named else ""
+        raise WriteFailed(
+            f"{where}{refused[0]}; the run stopped and keeps the games it wrote: make room, "
+            "then run the command again (with --resume if the run folder exists)"
+        ) from None
     except KeyboardInterrupt as exc:
         info = exc if isinstance(exc, RunInterrupted) else RunInterrupted("interrupted", None)
         how = "terminated" if isinstance(exc, Terminated) else info.how

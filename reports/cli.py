@@ -22,6 +22,8 @@ from sim.core.cli_options import Folder
 )
 def report_cmd(run_dirs, out, partial):
     """Write report.html, summary.md, PNG plots and CSV tables for run directories."""
+    from experiments.interrupts import exit_code, how, sigterm_raises
+    from experiments.write_errors import WriteFailed, write_error
     from reports.load import check_distinct, incomplete
     from reports.outdir import check_out_dir
     from reports.report import ReportError, make_report
@@ -42,7 +44,20 @@ def report_cmd(run_dirs, out, partial):
                     "or report the games it has with --partial"
                 )
             click.echo(f"menhir: warning: {what}; the report covers these games only", err=True)
-        path = make_report(run_dirs, out, partial)
+        with sigterm_raises():
+            path = make_report(run_dirs, out, partial)
     except ReportError as exc:
         raise MenhirError(str(exc)) from None
+    except Exception as exc:  # a read-only or full disk, a folder without write permission
+        refused = write_error(exc)
+        if refused is None:
+            raise
+        where = Path(out) if out else Path(run_dirs[0]) / "report"
+        said = f"{where}: {refused[0]}; the report was not written (any earlier one is kept)"
+        raise WriteFailed(said) from None
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the temporary folder is removed
+        where = Path(out) if out else Path(run_dirs[0]) / "report"
+        said = f"report {how(exc)}; nothing was written ({where} is as it was)"
+        click.echo(f"menhir: {said}", err=True)
+        raise SystemExit(exit_code(exc)) from None
     click.echo(f"report: {path / 'report.html'} and {path / 'summary.md'}")

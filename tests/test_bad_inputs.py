@@ -8,12 +8,14 @@ Each case is ``(name, argv, fragment, prepare)``: ``argv`` is formatted with the
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -137,6 +139,23 @@ def _hold_lock(tmp: Path) -> None:
     os.ftruncate(fd, 0)
     os.write(fd, b"4242\n")
     _held_locks.append(fd)
+
+
+def _variant_file(game: str, old: str, new: str):
+    """A config of ``game`` playing ``my.toml``: the shipped data file with ``old`` replaced."""
+
+    def prepare(tmp: Path) -> None:
+        text = registry.get_game(game).data.file.read_text()
+        assert old in text, old
+        (tmp / "my.toml").write_text(text.replace(old, new, 1))
+        (tmp / "var.toml").write_text(
+            f'name = "var"\ngame = "{game}"\ngames = 10\nbots = "random"\ndata = "my.toml"\n'
+        )
+
+    return prepare
+
+
+VARIANT = ["run", "{tmp}/var.toml", "--out", "{tmp}/new"]
 
 
 RUN = ["run", "{cfg}", "--out", "{tmp}/new"]
@@ -500,6 +519,74 @@ CASES = [
         "--set bonus: a line break",
         None,
     ),
+    # issue 36, defects 6 and 19: a variant data file is checked leaf by leaf against the
+    # shipped file's kinds, and every message names the user's file and the dotted key
+    (
+        "a fraction where the data file has an integer",
+        VARIANT,
+        "my.toml: 'roles.fastest.movement.1' = 14.9 is not allowed: an integer",
+        _variant_file(
+            "celtic_trader",
+            "movement = [0, 14, 24, 37, 53]",
+            "movement = [0, 14.9, 24, 37, 53.5]",
+        ),
+    ),
+    (
+        "nan in a data file",
+        VARIANT,
+        "my.toml: 'roles.trusted.rp_as_vp' = nan is not allowed: an integer",
+        _variant_file("celtic_trader", "rp_as_vp = 1 ", "rp_as_vp = nan "),
+    ),
+    (
+        "a string for a number in a data file",
+        VARIANT,
+        """my.toml: 'roles.trusted.rp_as_vp' = "114" is not allowed: an integer""",
+        _variant_file("celtic_trader", "rp_as_vp = 1 ", 'rp_as_vp = "114" '),
+    ),
+    (
+        "a table for a number in a data file",
+        VARIANT,
+        "my.toml: 'game.players_max' = {{",
+        _variant_file("celtic_trader", "players_max = 5", "players_max = {a = 1}"),
+    ),
+    (
+        "players_min out of range is reported as players_min",
+        VARIANT,
+        "my.toml: 'game.players_min' must be a player count within 2..",
+        _variant_file("celtic_trader", "players_min = 2", "players_min = 1"),
+    ),
+    (
+        "a validator's error names the user's file (Celtic Trader)",
+        VARIANT,
+        "my.toml: 'game.players_max' must be within players_min..",
+        _variant_file("celtic_trader", "players_max = 5", "players_max = 9"),
+    ),
+    (
+        "a validator's error names the user's file (Celtica)",
+        VARIANT,
+        "my.toml: 'druids.colours' must name",
+        _variant_file("celtica", 'colours = ["white", "red", ', "colours = ["),
+    ),
+    (
+        "a validator's error names the user's file (Catan)",
+        VARIANT,
+        "my.toml: 'game.resources' must name",
+        _variant_file("catan", 'resources = ["lumber", ', "resources = ["),
+    ),
+    # issue 36, defect 17: a Dask scheduler that is not an address
+    (
+        "--scheduler not an address",
+        [*RUN, "--backend", "dask", "--scheduler", "not an address"],
+        "--scheduler 'not an address': not a scheduler address (missing port number",
+        None,
+    ),
+    # issue 36, defect 14: a report folder under a file
+    (
+        "report --out under a file",
+        ["report", "{run}", "--out", "{tmp}/notes.txt/w"],
+        "{tmp}/notes.txt/w: {tmp}/notes.txt is a file, not a folder",
+        _write("notes.txt", "mine"),
+    ),
     # issue 36, defect 16: hostile config files
     (
         "a config of 5,000 nested lists",
@@ -577,3 +664,133 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(
     assert message.startswith("menhir: error: "), message
     assert fragment.format(**fields) in message, message
     assert _snapshot(tmp) == before
+
+
+def test_a_run_name_may_hold_letters_of_any_script(tmp_path):
+    """Issue 36, defect 19: ``name = "ünïcode"`` is a folder name like any other."""
+    from experiments.config import load_config
+
+    path = tmp_path / "exp.toml"
+    path.write_text(config_text(name="ünïcode"))
+    assert load_config(path).name == "ünïcode"
+
+
+def test_sigterm_during_a_report_is_one_line_exit_143_and_leaves_nothing(
+    complete_run, tmp_path, monkeypatch
+):
+    """Issue 36, defect 13: SIGTERM while a report is written removes its temporary folder."""
+    import signal
+
+    from reports import report
+
+    run = tmp_path / "run"
+    shutil.copytree(complete_run / "run", run)
+    before = _snapshot(tmp_path)
+
+    def terminated(runs, tables, tmp):
+        (tmp / "half.png").write_text("x")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(report, "_write", terminated)
+    result = CliRunner().invoke(cli, ["report", str(run)])
+    assert result.exit_code == 143, (result.output, result.exception)
+    message = result.output.strip()
+    assert message.count("\n") == 0 and "report terminated; nothing was written" in message
+    assert _snapshot(tmp_path) == before
+
+
+# Issue 36, defect 14: a disk that refuses a write (full, read-only) is one line, exit 1, and
+# leaves the folder as it was (a run keeps the chunks it wrote and resumes exactly).
+def _refused(kind: int, filename=None):
+    def raise_it(*args, **kwargs):
+        raise OSError(kind, os.strerror(kind), filename)
+
+    return raise_it
+
+
+def _report_case(complete_run, tmp_path, monkeypatch, argv, patch):
+    run = tmp_path / "run"
+    shutil.copytree(complete_run / "run", run)
+    before = _snapshot(tmp_path)
+    patch(monkeypatch)
+    result = CliRunner().invoke(cli, [a.format(tmp=tmp_path, run=run) for a in argv])
+    monkeypatch.undo()
+    message = result.output.strip()
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert message.count("\n") == 0 and message.startswith("menhir: error: "), message
+    assert _snapshot(tmp_path) == before
+    return message
+
+
+@pytest.mark.parametrize(
+    "where, patch, said",
+    [
+        (
+            "full disk",
+            lambda mp: mp.setattr("reports.report._write", _refused(errno.ENOSPC)),
+            "No space left on device",
+        ),
+        (
+            "full disk seen by polars",
+            lambda mp: mp.setattr(
+                "reports.report._write",
+                _raise(pl.exceptions.ComputeError("IO error: No space left (os error 28)")),
+            ),
+            "No space left on device",
+        ),
+        (
+            "read-only target",
+            lambda mp: mp.setattr("reports.outdir.tempfile.mkdtemp", _refused(errno.EROFS, "x")),
+            "Read-only file system",
+        ),
+    ],
+)
+def test_a_report_the_disk_refuses_is_one_line(
+    where, patch, said, complete_run, tmp_path, monkeypatch
+):
+    for i, argv in enumerate([["report", "{run}"], ["report", "{run}", "--out", "{tmp}/w"]]):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        message = _report_case(complete_run, folder, monkeypatch, argv, patch)
+        assert said in message and "the report was not written" in message, message
+
+
+def _raise(exc):
+    def raise_it(*args, **kwargs):
+        raise exc
+
+    return raise_it
+
+
+def test_a_run_on_a_full_disk_is_one_line_and_resumes_exactly(complete_run, tmp_path, monkeypatch):
+    from experiments import store
+
+    writes = []
+    real = store._write_atomic
+
+    def full_after_two(path, *args, **kwargs):
+        writes.append(path)
+        if len(writes) > 4:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(store, "_write_atomic", full_after_two)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        cli, ["run", str(complete_run / "exp.toml"), "--out", str(out), "--jobs", "1"]
+    )
+    monkeypatch.undo()
+    message = result.output.strip().splitlines()[-1]
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    assert message == (
+        f"menhir: error: {out}: No space left on device; the run stopped and keeps the games it "
+        "wrote: make room, then run the command again (with --resume if the run folder exists)"
+    )
+    experiments.run(complete_run / "exp.toml", out, jobs=1, resume=True, progress=False)
+    for table in ("games", "players"):
+        mine = pl.read_parquet(out / table / "**" / "*.parquet", hive_partitioning=True)
+        ref = pl.read_parquet(
+            complete_run / "run" / table / "**" / "*.parquet", hive_partitioning=True
+        )
+        assert mine.sort(mine.columns).equals(ref.sort(ref.columns))

@@ -189,9 +189,16 @@ def check_games(
     max_steps: int = MAX_STEPS,
     corrupt: tuple[int, int, int, int] | None = None,
     progress: Callable[[int], None] | None = None,
+    backend=None,
+    worker: Callable | None = None,
 ) -> CheckReport:
     """Play games ``seed .. seed + games - 1`` of ``setup`` (the seed is the game seed of
-    ``menhir play --seed``) with every invariant checked after every step."""
+    ``menhir play --seed``) with every invariant checked after every step.
+
+    With ``backend`` (an experiments.backends backend: ``submit``, ``wait_any``, ``result``,
+    ``capacity``) the chunks are played by ``worker(setup, seeds, max_steps, corrupt)`` there
+    (``menhir check`` passes one whose workers die with it); else ``jobs`` joblib processes.
+    """
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
     names = invariant_names(setup.game)
     first_code = np.zeros(games, np.int64)
@@ -214,7 +221,22 @@ def check_games(
         if progress is not None:
             progress(len(code))
 
-    if jobs <= 1 or len(starts) == 1:
+    if backend is not None and len(starts) > 1:
+        pending = iter(starts)
+        in_flight: dict = {}
+        exhausted = False
+        while in_flight or not exhausted:
+            while not exhausted and len(in_flight) < backend.capacity:
+                start = next(pending, None)
+                if start is None:
+                    exhausted = True
+                    break
+                part = seeds[start : start + chunk]
+                future = backend.submit(worker or _run, setup, part, max_steps, corrupt_for(start))
+                in_flight[future] = start
+            for future in backend.wait_any(list(in_flight)):
+                merge(in_flight.pop(future), backend.result(future))
+    elif jobs <= 1 or len(starts) == 1:
         for start in starts:
             part = seeds[start : start + chunk]
             merge(start, _run(setup, part, max_steps, corrupt_for(start)))

@@ -299,15 +299,133 @@ class GameData:
         return [DataPath(p, v, _mark_of(raw, p, tables, keys)) for p, v in _leaves(raw, "")]
 
 
+# What a leaf of the shipped file allows in a variant file: "bool", "int", "number", "str";
+# a list's schema is ("list", its entries' schema); a table's, a dict of its keys' schemas; None
+# where the shipped file mixes kinds (the game's validator alone decides).
+_KINDS = {bool: "bool", int: "int", float: "number", str: "str"}
+_KIND_WORDS = {
+    "bool": "true or false",
+    "int": "an integer",
+    "number": "a finite number",
+    "str": "a string",
+}
+
+
+def _schema(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _schema(v) for k, v in node.items()}
+    if isinstance(node, list):
+        inner = _NOTHING
+        for item in node:
+            inner = _merge(inner, _schema(item))
+        return ("list", None if inner is _NOTHING else inner)
+    return _KINDS.get(type(node))
+
+
+_NOTHING = object()
+
+
+def _merge(a: Any, b: Any) -> Any:
+    if a is _NOTHING:
+        return b
+    if a == b:
+        return a
+    if isinstance(a, str) and isinstance(b, str) and {a, b} == {"int", "number"}:
+        return "number"
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = _merge(out[k], v) if k in out else v
+        return out
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if a[1] is None or b[1] is None:
+            return ("list", a[1] if b[1] is None else b[1])
+        return ("list", _merge(a[1], b[1]))
+    return None
+
+
+@lru_cache(maxsize=16)
+def _shipped_schema(file: Path) -> Any:
+    return _schema(read_data_text(file.read_text(), file.name, ()))
+
+
+def _conform_leaf(kind: str, value: Any) -> Any:
+    """``value`` as the shipped file's ``kind`` of leaf, or raise ValueError."""
+    if kind == "bool" or kind == "str":
+        if not isinstance(value, bool if kind == "bool" else str):
+            raise ValueError
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError
+    if kind == "int":
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError
+        return int(value)
+    return value
+
+
+def conform_file(schema: Any, node: Any, name: str, path: str = "") -> Any:
+    """``node`` (a variant file's data) with every leaf of the kind the shipped file has there.
+
+    An integer stays an integer (``14.0`` is read as 14; ``14.9``, NaN, infinity or a string
+    are refused), a number stays a finite number, a string a string. Keys the shipped file does
+    not have, and lists or tables whose shape differs, are left to the game's validator. A
+    :class:`DataFileError` names the file ``name`` and the dotted key.
+    """
+    if schema is None:
+        return node
+    if isinstance(schema, dict):
+        if not isinstance(node, dict):
+            return node
+        return {
+            k: conform_file(schema.get(k), v, name, f"{path}.{k}" if path else k)
+            for k, v in node.items()
+        }
+    if isinstance(schema, tuple):
+        if not isinstance(node, list):
+            return node
+        ids = _ids(node)
+        keys = ids if ids is not None else [str(i) for i in range(len(node))]
+        return [
+            conform_file(schema[1], v, name, f"{path}.{k}") for k, v in zip(keys, node, strict=True)
+        ]
+    try:
+        if isinstance(node, dict | list):
+            raise ValueError
+        return _conform_leaf(schema, node)
+    except ValueError:
+        raise DataFileError(
+            f"{name}: '{path}' = {show_value(node)} is not allowed: {_KIND_WORDS[schema]}"
+        ) from None
+
+
+def _own_name(message: str, shipped: str, name: str) -> str:
+    """A validator's message about the shipped file's name retold about the file ``name``."""
+    if name != shipped and message.startswith(f"{shipped}: "):
+        return f"{name}: {message[len(shipped) + 2 :]}"
+    return message
+
+
 @lru_cache(maxsize=32)
 def _read(data: GameData, text: str, name: str) -> dict:
     raw = read_data_text(text, name, data.required)
+    shipped = data.file.name
+    wrong_kind = None  # a leaf of another kind than the shipped file's
+    if text != data.file.read_text():
+        try:
+            raw = conform_file(_shipped_schema(data.file), raw, name)
+        except DataFileError as exc:
+            wrong_kind = exc
     try:
         data.validate(raw)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        if isinstance(exc, DataFileError):
-            raise
+    except DataFileError as exc:  # the game's own message (it may say more: a range)
+        raise DataFileError(_own_name(str(exc).splitlines()[0], shipped, name)) from None
+    except (KeyError, TypeError, IndexError, ValueError, OverflowError) as exc:
+        if wrong_kind is not None:
+            raise wrong_kind from None
         raise DataFileError(f"{name}: malformed data ({type(exc).__name__}: {exc})") from None
+    if wrong_kind is not None:  # e.g. a fraction the game would have truncated
+        raise wrong_kind
     return raw
 
 
@@ -322,7 +440,8 @@ def _resolve(data: GameData, key: str, text: str | None, name: str | None) -> di
         data.validate(raw)
     except (DataFileError, KeyError, TypeError, IndexError, ValueError) as exc:
         what = ", ".join(f"'{p}' = {show_value(v)}" for p, v in sorted(overrides.items()))
-        raise DataError(f"data {what} is not allowed: {str(exc).splitlines()[0]}") from None
+        why = _own_name(str(exc).splitlines()[0], data.file.name, name or data.file.name)
+        raise DataError(f"data {what} is not allowed: {why}") from None
     return raw
 
 

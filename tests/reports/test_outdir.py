@@ -1,12 +1,23 @@
 """`menhir report --out DIR` never deletes what it did not write (issue 19, defect 1)."""
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from experiments.cli import cli
-from reports.outdir import MARKER, OutDirError, check_out_dir, write_atomically
+from reports.outdir import (
+    MARKER,
+    OutDirError,
+    _start,
+    check_out_dir,
+    remove_stale,
+    write_atomically,
+)
 
 
 def _write_two(tmp):
@@ -150,3 +161,66 @@ def test_cli_refuses_with_one_line_and_exit_2(tmp_path):
     assert (run / "manifest.json").exists()
     result = CliRunner().invoke(cli, ["report", str(run), "--out", str(out)])
     assert result.exit_code == 2 and (out / "data.csv").exists()
+
+
+# Issue 36, defect 13: what a killed report left beside its destination
+WRITER = """
+import pathlib, sys, time
+from reports.outdir import write_atomically
+
+def write(tmp):
+    (tmp / "plot.png").write_text("x")
+    print("writing", flush=True)
+    time.sleep(120)
+
+write_atomically(pathlib.Path(sys.argv[1]), [], write)
+"""
+
+
+def test_a_killed_reports_temporary_folder_is_removed_by_the_next_never_while_it_lives(tmp_path):
+    out = tmp_path / "rep"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(out)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert proc.stdout.readline().strip() == "writing"
+        (live,) = tmp_path.glob(".report-*")
+        write_atomically(tmp_path / "other", [], _write_two)  # a report beside a live one
+        assert live.is_dir() and (live / "plot.png").exists()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+    assert live.is_dir()  # kill -9: nothing ran to remove it
+    write_atomically(out, [], _write_two)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "rep"]
+
+
+def test_an_earlier_report_moved_aside_by_a_killed_report_is_put_back(tmp_path):
+    out = tmp_path / "rep"
+    write_atomically(out, [], _write_two)
+    old = tmp_path / ".report-old-x1"
+    old.mkdir()
+    os.close(_start(old, {"kind": "earlier", "out": "rep"}))  # the writer died here...
+    os.rename(out, old / "report")  # ...after moving the earlier report aside
+    remove_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+    assert (out / "report.html").read_text() == "<html>new</html>"
+
+
+def test_folders_named_like_a_reports_temporary_one_are_kept(tmp_path):
+    mine = tmp_path / ".report-mine"  # no marker: a user's folder
+    mine.mkdir()
+    (mine / "notes.md").write_text("mine")
+    added = tmp_path / ".report-added"  # a killed report's folder a user put a folder into
+    added.mkdir()
+    os.close(_start(added, {"kind": "report", "suffixes": [".png"]}))
+    (added / "keep").mkdir()
+    other = tmp_path / ".report-other"  # a file the marker does not allow
+    other.mkdir()
+    os.close(_start(other, {"kind": "report", "suffixes": [".png"]}))
+    (other / "thesis.tex").write_text("years")
+    write_atomically(tmp_path / "rep", [], _write_two)
+    assert (mine / "notes.md").exists() and (added / "keep").is_dir()
+    assert (other / "thesis.tex").exists()

@@ -156,8 +156,10 @@ def _non_decreasing(values) -> bool:
 def _validate(raw: dict[str, Any]) -> None:
     """The game's own checks of a data file (shipped, variant file or overridden)."""
     g, tok = raw["game"], raw["tokens"]
-    if not 2 <= g["players_min"] <= g["players_max"] <= MAX_PLAYERS:
-        raise _fail("game.players_max", f"player counts within 2..{MAX_PLAYERS}")
+    if not 2 <= g["players_min"] <= MAX_PLAYERS:
+        raise _fail("game.players_min", f"must be a player count within 2..{MAX_PLAYERS}")
+    if not g["players_min"] <= g["players_max"] <= MAX_PLAYERS:
+        raise _fail("game.players_max", f"must be within players_min..{MAX_PLAYERS}")
     if not 1 <= g["supply_points"] <= MAX_SUPPLY:
         raise _fail("game.supply_points", f"must be in [1, {MAX_SUPPLY}]")
     if g["ten_markers"] > MAX_TEN_MARKERS:

@@ -431,7 +431,7 @@ def test_a_broken_file_is_one_line_naming_the_key(old, new, key, what):
         GAME_DATA.read(TEXT.replace(old, new, 1), "variant.toml")
     text = str(err.value)
     assert "\n" not in text and what in text, text
-    assert text.startswith("celtic_quest.toml: '" + key), text
+    assert text.startswith("variant.toml: '" + key), text  # the user's file (issue 36, 19)
 
 
 def test_a_missing_table_names_the_file_and_the_table():
