@@ -394,7 +394,7 @@ def play_counts(
 
     guard_worker(parent)  # a local worker ignores Ctrl-C (the parent answers it), dies with it
     game_id, module = game_entry
-    GAME_MODULES.setdefault(game_id, module)
+    GAME_MODULES[game_id] = module  # the parent's registration wins
     _, players = play_batch(setup, np.arange(first, first + n), seed, key)
     agg = (
         players.filter(pl.col(column).is_not_null())
@@ -433,7 +433,7 @@ def play_scalar(
 
     guard_worker(parent)  # a local worker ignores Ctrl-C (the parent answers it), dies with it
     game_id, module = game_entry
-    GAME_MODULES.setdefault(game_id, module)
+    GAME_MODULES[game_id] = module  # the parent's registration wins
     games, players = play_batch(setup, np.arange(first, first + n), seed, key)
     values = scalar_column(scalar, games, players)
     return {scalar: (int(values.sum()), int((values * values).sum()), int(values.len()))}

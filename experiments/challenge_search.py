@@ -351,7 +351,7 @@ def play_target(game_entry, setup, indices, seed, key, column, value, expected):
     from sim.core.batch import play_batch
 
     game_id, module = game_entry
-    GAME_MODULES.setdefault(game_id, module)
+    GAME_MODULES[game_id] = module  # the parent's registration wins
     _, players = play_batch(setup, np.asarray(indices, np.int64), seed, key)
     players = players.sort("game", "seat")
     hit = (pl.col(column) == value).fill_null(False)

@@ -27,7 +27,7 @@ def _check_chunk(parent: int, game_entry: tuple[str, str], setup, seeds, max_ste
     from sim.core.check import _run
 
     guard_worker(parent)
-    GAME_MODULES.setdefault(*game_entry)  # a game registered only in the parent (tests)
+    GAME_MODULES[game_entry[0]] = game_entry[1]  # the parent's registration wins
     return _run(setup, seeds, max_steps, corrupt)
 
 

@@ -92,7 +92,7 @@ def play_chunk(
 
     guard_worker(parent)
     game_id, module = game_entry
-    GAME_MODULES.setdefault(game_id, module)  # a game registered only in the parent (tests)
+    GAME_MODULES[game_id] = module  # the parent's registration wins (a reused worker)
     start = time.perf_counter()
     games, players = play_batch(setup, np.arange(first, first + n), root_seed, variant_key)
     variant = _lit("variant", variant_id)

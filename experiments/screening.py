@@ -544,7 +544,7 @@ def play_stats(game_entry, setup, first: int, n: int, seed: int, roles: tuple, n
     from sim.core.batch import play_batch
 
     game_id, module = game_entry
-    GAME_MODULES.setdefault(game_id, module)
+    GAME_MODULES[game_id] = module  # the parent's registration wins
     games, players = play_batch(setup, np.arange(first, first + n), seed, 0)
     win = players["win"].to_numpy().astype(float)
     seat = players["seat"].to_numpy().astype(np.int64)
