@@ -75,15 +75,22 @@ def win_bars(
 
 
 def heatmap(cells: pl.DataFrame, out: Path, images, word: str = "role") -> None:
-    """Role x seat win rate over all variants (`word`: the game's word for a role)."""
-    heat = (
-        cells.sort(["role", "seat"]).to_pandas().pivot(index="role", columns="seat", values="win")
+    """Role x seat win rate, one panel per player count (never pooled across counts; `word`:
+    the game's word for a role)."""
+    counts = cells["players"].unique(maintain_order=True).sort().to_list()
+    fig, axs = plt.subplots(
+        1, len(counts), figsize=(min(16.0, 3 + 4.5 * len(counts)), 4.5), squeeze=False
     )
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    sns.heatmap(heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"})
-    ax.set_title(f"Win rate by {word} and seat (all variants)")
-    ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel(word)
+    for ax, count in zip(axs[0], counts, strict=True):
+        part = cells.filter(pl.col("players") == count).sort(["role", "seat"]).to_pandas()
+        heat = part.pivot(index="role", columns="seat", values="win")
+        sns.heatmap(
+            heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"}
+        )
+        where = f"{count} players" if len(counts) > 1 else "all variants"
+        ax.set_title(f"Win rate by {word} and seat ({where})")
+        ax.set_xlabel("seat (0 = first player)")
+        ax.set_ylabel(word)
     save(fig, out, "role_seat_heatmap", images)
 
 
@@ -174,10 +181,29 @@ def role_sweep(
 ) -> None:
     """Win rate of each role (or seat, `key`) against a swept parameter, with the Wilson band
     (one line style per run)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    if "stratum" in table.columns and table["stratum"].n_unique() > 1:
+        strata = table.sort("order")["stratum"].unique(maintain_order=True).to_list()
+    else:
+        strata = [None]
+    fig, axs = plt.subplots(
+        1, len(strata), figsize=(min(16.0, 2 + 6 * len(strata)), 4.5), squeeze=False
+    )
     if key != "role":
         table = table.with_columns((pl.lit(f"{key} ") + pl.col(key).cast(pl.String)).alias("role"))
-    roles = table["role"].unique().sort().to_list()
+    full = table
+    for ax, stratum in zip(axs[0], strata, strict=True):
+        part = full if stratum is None else full.filter(pl.col("stratum") == stratum)
+        _sweep_panel(ax, part, full, param, word, key, legend=ax is axs[0][-1])
+        if stratum is not None:
+            ax.set_title(f"{word.capitalize()} win rate against {param} at {stratum}")
+    save(fig, out, name, images)
+
+
+def _sweep_panel(
+    ax, table: pl.DataFrame, full: pl.DataFrame, param: str, word: str, key: str, legend: bool
+):
+    """One panel of `role_sweep` (colors from every panel's roles)."""
+    roles = full["role"].unique().sort().to_list()
     runs = table.sort("order")["run"].unique(maintain_order=True).to_list()
     colors = dict(zip(roles, sns.color_palette(PALETTE, len(roles)), strict=True))
     styles = ["-", "--", ":", "-."]
@@ -195,6 +221,8 @@ def role_sweep(
     ax.set_xlabel(param)
     ax.set_ylabel("win rate (95% band)")
     ax.set_title(f"{word.capitalize()} win rate against {param}")
+    if not legend:
+        return
     ax.legend(
         title=word if len(runs) == 1 else f"run: {word}",
         fontsize="small",
@@ -202,7 +230,6 @@ def role_sweep(
         bbox_to_anchor=(1.01, 1),
         loc="upper left",
     )
-    save(fig, out, name, images)
 
 
 def differences(diff: pl.DataFrame, out: Path, images) -> None:

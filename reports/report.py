@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import decisions, levels, memo, pairwise, plots, render, stats, wording
+from reports import axes, decisions, levels, memo, pairwise, plots, render, stats, wording
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -72,6 +72,17 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     )
     keys = stats.player_groups(variant_keys(runs, info.select(KEY)), info)
     compared = stats.comparisons(keys)
+    swept_values = axes.variant_values(runs)
+    # several swept axes: each effect along one axis, the others held fixed (reports/axes.py)
+    axis_cmp = None
+    within = {a for r in runs for a in (r.manifest.get("swept") or []) if isinstance(a, str)}
+    between = set(axes.swept_axes(swept_values)) - within  # runs that differ in a setting
+    if axes.several_axes(swept_values) or (len(runs) > 1 and between):
+        axis_cmp = axes.axis_comparisons(keys, swept_values)
+    seed_cols = [*KEY, "base_order", "base_run", "base_variant"]
+    seed_cmp = compared.select(seed_cols)
+    if axis_cmp is not None:
+        seed_cmp = pl.concat([seed_cmp, axis_cmp.select(seed_cols)]).unique(maintain_order=True)
     has_roles = agg["role"].null_count() < agg.height
     group = "role" if has_roles else "seat"
     param = _swept_param(runs, games)
@@ -80,7 +91,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     if has_roles:
         levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
     mix_lazy = decisions.decisions_lazy(players, group, pts)
-    lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
+    lazy2 = [stats.seed_match_lazy(games, seed_cmp), stats.score_quantiles_lazy(players, group)]
     lazy2.append(
         players.group_by([*KEY, "strategy"]).agg(
             pl.len().alias("n"), pl.col("win").sum().alias("wins")
@@ -95,11 +106,12 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     mix = rest.pop(0) if mix_lazy is not None else None
     moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
+    diff_keys = paired_keys if axis_cmp is None else _paired_keys(seeds, axis_cmp)
     paired = {}
-    if paired_keys.height:
+    if diff_keys.height:
         units = ["role", "seat"] if has_roles else ["seat"]
         roles = sorted(agg["role"].drop_nulls().unique().to_list())
-        lazies = [stats.paired_lazy(players, u, paired_keys, roles) for u in units]
+        lazies = [stats.paired_lazy(players, u, diff_keys, roles) for u in units]
         paired = dict(zip(units, _collect(lazies, runs), strict=True))
     same_lazy = decisions.same_decisions_lazy(players, paired_keys)
     same = pl.DataFrame()
@@ -112,7 +124,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     unit_tables = {"seat": by_seat.filter(pl.col("seat") == 0)}
     if has_roles:
         unit_tables = {"role": by_role, **unit_tables}
-    diff = stats.differences(unit_tables, paired, keys)
+    diff = stats.differences(unit_tables, paired, keys, axis_cmp)
     chi = stats.chi_square(by_role, by_seat, keys)
     pairs, spreads = pairwise.pairwise(moments, levels, keys)
     bal = _with_spread(stats.balance(by_role, by_seat, info, stall, keys), spreads)
@@ -124,7 +136,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     )
     cells = (
         agg.filter(pl.col("role").is_not_null())
-        .group_by(["role", "seat"])
+        .join(keys.select(*KEY, "players"), on=KEY, how="left")
+        .group_by(["players", "role", "seat"])
         .agg((pl.col("wins").sum() / pl.col("n").sum()).alias("win"))
     )
     sweep = seat_sweep = None
@@ -132,6 +145,21 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
     if param:
         seat_sweep = by_seat.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    if axis_cmp is not None and param:
+        # one panel per stratum: the other axes' values held fixed
+        strata = pl.DataFrame(
+            [
+                {
+                    "run": run,
+                    "variant": vid,
+                    "stratum": axes.swept_words({k: v for k, v in sw.items() if k != param}),
+                }
+                for (run, vid), sw in swept_values.items()
+            ],
+            schema={"run": pl.String, "variant": pl.String, "stratum": pl.String},
+        )
+        sweep = sweep.join(strata, on=KEY, how="left") if sweep is not None else None
+        seat_sweep = seat_sweep.join(strata, on=KEY, how="left")
     lost = info.filter(pl.col("no_winner") > 0).select(*KEY, "games", "no_winner")
     if lost.height:
         lo, hi = wilson(lost["no_winner"].to_numpy(), lost["games"].to_numpy())
@@ -180,7 +208,9 @@ def _level_tables(runs, by_role, by_seat, by_bot, info, word) -> dict[str, pl.Da
     """Findings across bot levels, and each bot's win share in mixed games (reports/levels.py)."""
     lv = levels.variant_levels(runs)
     across = levels.across_levels({"win_by_role": by_role, "win_by_seat": by_seat}, lv, word)
-    mixed = lv.filter(pl.col("level").is_null()).select(KEY)
+    mixed = lv.filter(pl.col("level").is_null()).select(
+        pl.col("source_run").alias("run"), "variant"
+    )
     skill = (
         by_bot.join(mixed, on=KEY, how="inner")
         .join(info.select(*KEY, "fair"), on=KEY, how="left")
@@ -231,6 +261,9 @@ def _bots(agg: pl.DataFrame) -> list[str]:
 def _swept_param(runs: list[Run], games: pl.LazyFrame) -> str | None:
     columns = games.collect_schema().names()
     swept = runs[0].manifest.get("swept") or []
+    if len(swept) > 1:
+        # several axes: the player count is a stratum, never the x axis of a sweep plot
+        swept = [s for s in swept if s != axes.PLAYERS]
     return next((s for s in swept if isinstance(s, str) and s in columns), None)
 
 
@@ -242,7 +275,8 @@ def _paired_keys(seeds: pl.DataFrame, compared: pl.DataFrame) -> pl.DataFrame:
     seed are never paired).
     """
     ok = seeds.filter((pl.col("matched") > 0) & (pl.col("same") == pl.col("matched")))
-    return compared.filter(pl.col("paired_run")).join(ok.select(KEY), on=KEY, how="semi")
+    on = [*KEY, "base_order"]
+    return compared.filter(pl.col("paired_run")).join(ok.select(on), on=on, how="semi")
 
 
 # --------------------------------------------------------------------------- output
@@ -303,8 +337,11 @@ def _difference_line(r: dict) -> str:
     who = f"the {r['group']}'s" if r["unit"] == "role" else f"seat {r['group']}'s"
     sig = "significant after Holm" if r["significant"] else "not significant after Holm"
     where = f"players {r['players']}, " if "players" in r else ""
+    what = compare_label(r["label"], r["baseline"])
+    if r.get("axis"):
+        where, what = "", axes.effect_label(r)
     return (
-        f"- {where}{compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
+        f"- {where}{what}: {who} win rate changes by "
         f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
         f"({r['method']}, p {wording.p_is(r['p_holm'])} Holm), {sig}"
     )
@@ -379,8 +416,14 @@ def _solo(r: dict) -> bool:
     return r["fair"] is None
 
 
-def _baseline_text(keys: pl.DataFrame) -> str:
+def _baseline_text(keys: pl.DataFrame, diff: pl.DataFrame | None = None) -> str:
     """The baseline, or with several player counts the baseline of each one."""
+    if diff is not None and "axis" in diff.columns:
+        return (
+            "Several settings are swept: each is read one at a time, the others held fixed "
+            "(each variant against the variant with the same player count and other values "
+            "and that setting's first value); player counts are never pooled."
+        )
     if not stats.several_player_counts(keys):
         return f"Baseline variant: {keys['label'][0]}."
     groups = keys.group_by("players_group", maintain_order=True).agg(
@@ -765,7 +808,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         *([*unfinished, ""] if unfinished else []),
         *([*stalemates, ""] if stalemates else []),
         f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {_count(info['games'].sum())} games; "
-        f"common random numbers: {paired}. {_baseline_text(t['keys'])}",
+        f"common random numbers: {paired}. {_baseline_text(t['keys'], diff)}",
         "",
         f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
         "counts 1/k to each.",
@@ -828,6 +871,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         methods = ", ".join(sorted(set(diff["method"])))
         if sig.height:
             bases = ", ".join(diff["baseline"].unique(maintain_order=True).to_list())
+            if "axis" in diff.columns:
+                bases = "one setting at a time, the others held fixed"
             text = [
                 f"Win-rate change from the baseline ({bases}) in points, 95% interval "
                 f"({methods}); {wording.SIG} significant after Holm over all {diff.height} "

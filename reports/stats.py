@@ -123,7 +123,7 @@ def seed_match_lazy(games: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame
     return (
         _compared_side(games, compared)
         .join(base_seeds, on=["base_order", "game"])
-        .group_by(KEY)
+        .group_by([*KEY, "base_order"])
         .agg(pl.len().alias("matched"), (pl.col("seed") == pl.col("seed_base")).sum().alias("same"))
     )
 
@@ -159,7 +159,7 @@ def paired_lazy(
     summary = (
         _compared_side(per, compared)
         .join(base_side, on=["base_order", "pair"])
-        .group_by([*KEY, group])
+        .group_by([*KEY, "base_order", group])
         .agg(
             pl.len().alias("n"),
             pl.col("win").mean().alias("rate"),
@@ -394,21 +394,30 @@ def _difference_row(common: dict, r: dict, b: dict, pr: dict | None) -> dict:
 
 
 def differences(
-    tables: dict[str, pl.DataFrame], paired: dict[str, pl.DataFrame], keys: pl.DataFrame
+    tables: dict[str, pl.DataFrame],
+    paired: dict[str, pl.DataFrame],
+    keys: pl.DataFrame,
+    compared: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Every variant against the baseline of its player count, per role and for seat 0, Holm
     together (keys from `player_groups`; a baseline or a variant alone at its count: no rows).
 
     `tables` maps unit ("role", "seat") to its win table (seat: the seat 0 rows); `paired` maps
     unit to the summarised paired differences of the variants that used common random numbers.
-    With several player counts a `players` column names each row's player count.
+    With several player counts a `players` column names each row's player count. `compared`
+    replaces `comparisons(keys)` (reports/axes.py: one axis at a time); its extra columns
+    (axis, stratum, from, to) are kept on each row.
     """
-    compared = comparisons(keys)
+    extra = []
+    if compared is None:
+        compared = comparisons(keys)
+    else:
+        extra = [c for c in ("axis", "stratum", "from", "to") if c in compared.columns]
     rows = []
     for unit, table in tables.items():
         by_order = _rows_by_order(table, unit)
         pairs = {
-            (r["run"], r["variant"], r[unit]): r
+            (r["run"], r["variant"], r["base_order"], r[unit]): r
             for r in paired.get(unit, pl.DataFrame()).to_dicts()
         }
         for key in compared.iter_rows(named=True):
@@ -425,10 +434,14 @@ def differences(
                     "players": key["players"],
                     "unit": unit,
                     "group": str(group),
-                }
-                pr = pairs.get((key["run"], key["variant"], group))
+                } | {c: key[c] for c in extra}
+                pr = pairs.get((key["run"], key["variant"], key["base_order"], group))
                 rows.append(_difference_row(common, r, b, pr))
-    return _holm_family(pl.DataFrame(rows, schema=_DIFF_SCHEMA), keys)
+    schema = _DIFF_SCHEMA | {c: pl.String for c in extra}
+    table = pl.DataFrame(rows, schema=schema)
+    if extra:
+        table = table.select(*[c for c in schema if c not in extra], *extra)
+    return _holm_family(table, keys)
 
 
 def _holm_family(tests: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
