@@ -399,10 +399,11 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
         return []
     out = []
     for (axis, frm, to), part in diff.group_by(["axis", "from", "to"], maintain_order=True):
-        move = f"{axis_name(axis)} {frm} → {to}"
+        step = f"{axis_name(axis)} {frm} → {to}"
         for (stratum,), rows in part.group_by(["stratum"], maintain_order=True):
             sig = rows.filter(pl.col("significant"))
             at = f"At {stratum}, " if stratum else ""
+            move = step if at else step[0].upper() + step[1:]
             if not sig.height:
                 out.append(f"{at}{move} moves no {word}'s win rate significantly (after Holm).")
                 continue

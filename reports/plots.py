@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import matplotlib.text
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -22,10 +23,34 @@ from reports.wording import num, plural  # noqa: E402
 PALETTE = "colorblind"
 
 
+DPI = 110
+PAGE_PX = 1152  # the report's column at a 1280 px window (main: 72rem)
+MIN_TEXT_PX = 10  # no plot text smaller than this at the page's width
+
+
+def shown_scale(fig) -> float:
+    """How much the page shrinks the figure's PNG to fit its column (1 when it fits)."""
+    return min(1.0, PAGE_PX / (fig.get_figwidth() * DPI))
+
+
+def text_px(fig, size_pt: float) -> float:
+    """A font size in points as pixels on the page (at the page's width)."""
+    return size_pt * DPI / 72 * shown_scale(fig)
+
+
+def _floor_text(fig) -> None:
+    """Raise every text smaller than MIN_TEXT_PX on the page to MIN_TEXT_PX."""
+    floor_pt = MIN_TEXT_PX / (DPI / 72 * shown_scale(fig))
+    for t in fig.findobj(matplotlib.text.Text):
+        if t.get_text() and t.get_fontsize() < floor_pt:
+            t.set_fontsize(floor_pt)
+
+
 def save(fig, out: Path, name: str, images: list) -> None:
     path = out / f"{name}.png"
+    _floor_text(fig)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI)
     plt.close(fig)
     images.append(path)
 
@@ -306,11 +331,13 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
     d = pairs.filter(pl.col("unit") == unit)
     labels = d["label"].unique(maintain_order=True).to_list()
     shown = labels[:HEATMAP_VARIANTS]
-    cols = min(3, len(shown))
+    cols = min(2, len(shown))  # two panels a row: text stays readable at the page's width
     rows = -(-len(shown) // cols)
     n_levels = len(set(d["a"].to_list()) | set(d["b"].to_list()))
     side = 0.55 * n_levels + 2.2
-    fig, axes = plt.subplots(rows, cols, figsize=(side * cols + 1.5, side * rows + 0.6))
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(side * cols + 1.5, side * rows + 0.6), layout="constrained"
+    )
     axes = np.atleast_1d(axes).ravel()
     limit = max(1e-9, 100 * float(d["diff"].abs().max()))
     what = word if unit == "role" else "seat"
@@ -355,9 +382,11 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
         "* told apart (Holm, 5%)",
         fontsize="medium",
     )
-    fig.tight_layout()
+    # constrained layout (not tight_layout, which the colour bar then undoes) keeps the
+    # rotated tick labels off the axis labels
     fig.colorbar(image, ax=list(axes[: len(shown)]), label="points", shrink=0.8)
-    fig.savefig(out / "pairwise_heatmap.png", dpi=110)
+    _floor_text(fig)
+    fig.savefig(out / "pairwise_heatmap.png", dpi=DPI)
     plt.close(fig)
     images.append(out / "pairwise_heatmap.png")
 

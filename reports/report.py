@@ -91,7 +91,9 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     if has_roles:
         levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
     mix_lazy = decisions.decisions_lazy(players, group, pts)
+    lost_cmp = axis_cmp if axis_cmp is not None else compared
     lazy2 = [stats.seed_match_lazy(games, seed_cmp), stats.score_quantiles_lazy(players, group)]
+    lazy2.append(stats.lost_pairs_lazy(games, lost_cmp.select(seed_cols)))
     lazy2.append(
         players.group_by([*KEY, "strategy"]).agg(
             pl.len().alias("n"), pl.col("win").sum().alias("wins")
@@ -102,7 +104,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     lazy2 += [pairwise.moments_lazy(players, u, levels[u]) for u in units]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
-    seeds, quantiles, by_bot, *rest = _collect(lazy2, runs)
+    seeds, quantiles, lost_pairs, by_bot, *rest = _collect(lazy2, runs)
     mix = rest.pop(0) if mix_lazy is not None else None
     moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
@@ -160,6 +162,23 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         )
         sweep = sweep.join(strata, on=KEY, how="left") if sweep is not None else None
         seat_sweep = seat_sweep.join(strata, on=KEY, how="left")
+    lost_diff = stats.lost_differences(info, lost_cmp, _paired_keys(seeds, lost_cmp), lost_pairs)
+    lost_sweep = None
+    if param and info["no_winner"].sum() > 0:
+        lo, hi = wilson(info["no_winner"].to_numpy(), info["games"].to_numpy())
+        lost_sweep = (
+            info.select(*KEY, "games", "no_winner")
+            .with_columns(
+                pl.lit("nobody wins").alias("role"),
+                (pl.col("no_winner") / pl.col("games")).alias("win_rate"),
+                pl.Series("ci_low", lo),
+                pl.Series("ci_high", hi),
+            )
+            .join(keys.select("order", *KEY), on=KEY)
+            .join(values[0].drop_nulls(param), on=KEY, how="inner")
+        )
+        if axis_cmp is not None:
+            lost_sweep = lost_sweep.join(strata, on=KEY, how="left")
     lost = info.filter(pl.col("no_winner") > 0).select(*KEY, "games", "no_winner")
     if lost.height:
         lo, hi = wilson(lost["no_winner"].to_numpy(), lost["games"].to_numpy())
@@ -172,6 +191,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "keys": keys,
         "info": info,
         "everybody_lost": _with_keys(lost, keys),
+        "everybody_lost_differences": lost_diff,
+        "_lost_sweep": lost_sweep,
         "win_by_seat": by_seat,
         "win_by_role": by_role,
         "win_by_role_side": by_side,
@@ -320,6 +341,9 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
     plots.end_reasons(t["end_reasons"], out, images)
     if t["_sweep"] is not None and t["_sweep"].height:
         plots.role_sweep(t["_sweep"], param, out, images, meta["word"])
+    lost = t.get("_lost_sweep")
+    if lost is not None and lost.height > 1 and _numeric(lost, param):
+        plots.role_sweep(lost, param, out, images, "shared defeat", "role", "everybody_lost_sweep")
     seats = t.get("_seat_sweep")
     if seats is not None and seats.height > seats["seat"].n_unique() and _numeric(seats, param):
         plots.role_sweep(seats, param, out, images, "seat", "seat", "win_by_seat_sweep")
@@ -709,6 +733,10 @@ _CSV_FILES = [
     ("game_length.csv", "mean rounds and turns per variant"),
     ("end_reasons.csv", "how games end, per variant"),
     ("everybody_lost.csv", "games nobody won (a collective defeat) per variant, Wilson interval"),
+    (
+        "everybody_lost_differences.csv",
+        "the share of games nobody won, each variant minus its baseline (paired where possible)",
+    ),
     ("score_components.csv", "mean points of each scoring component"),
     ("decision_mix.csv", "mean decisions of each kind per game"),
     ("same_decisions.csv", "paired variants: games where the bots decided as in the baseline"),
@@ -721,7 +749,10 @@ _CAPTIONS = {
     "climbs or falls is what the parameter changes; flat lines it does not.",
     "win_by_role": "Win rate by {word}, one bar per variant with its 95% interval: bars far "
     "from the dashed fair-share line are the imbalance.",
-    "role_seat_heatmap": "Win rate by {word} and seat over all variants: a row or column much "
+    "everybody_lost_sweep": "Share of games nobody won (a shared defeat) against {param}, with its "
+    "95% band: a line that climbs is a game the parameter makes harder.",
+    "role_seat_heatmap": "Win rate by {word} and seat, one panel per player count: a row or "
+    "column much "
     "lighter or darker than the rest is a {word} or seat effect.",
     "win_by_seat": "Win rate by seat: a bar above the dashed fair-share line is a seat advantage.",
     "win_by_seat_sweep": "One line per seat against {param}, with its 95% band: lines apart are "
@@ -789,6 +820,25 @@ def _everybody_lost_lines(t: dict) -> list[str]:
         "1/players of the games someone won.",
         "",
     ]
+    diff = t.get("everybody_lost_differences")
+    if diff is not None and diff.height:
+        parts = []
+        for r in diff.iter_rows(named=True):
+            what = compare_label(r["label"], r["baseline"])
+            if r.get("axis"):
+                what = axes.effect_label(r)
+            parts.append(
+                f"{what}: {wording.pts_ci(r['diff'], r['ci_low'], r['ci_high'])}"
+                f" points ({r['method']}, p {wording.p_is(r['p_holm'])} Holm"
+                + (f", {wording.SIG}" if r["significant"] else "")
+                + ")"
+            )
+        lines[-1:-1] = [
+            "Change in the share of games nobody won, from the baseline, 95% interval: "
+            + "; ".join(parts)
+            + " (`everybody_lost_differences.csv`).",
+            "",
+        ]
     return lines
 
 
@@ -851,6 +901,24 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
                 images=fig([sweep or "win_by_role", "role_seat_heatmap"]),
             )
         )
+    sides = t["win_by_role_side"]
+    if sides.height and sides["side"].n_unique() > 1:
+        both = sides.with_columns(
+            (pl.col("role") + pl.lit(", side ") + pl.col("side")).alias("role_side")
+        )
+        sections.append(
+            render.Section(
+                "sides",
+                f"{wording.plural(word).capitalize()} by side",
+                [
+                    f"Win rate by {word} and side. {rates_text} The side is chosen by the bot, "
+                    "not dealt: a side's rate mixes what the side is worth with when the bot "
+                    "picks it (selection bias), so a gap between sides is not a rule effect by "
+                    "itself."
+                ],
+                memo.rate_table(both, "role_side", str).rename(columns={"": f"{word}, side"}),
+            )
+        )
     sections.append(
         render.Section(
             "seats",
@@ -861,6 +929,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             ),
             images=fig(
                 ["win_by_seat_sweep" if _numeric(t["_seat_sweep"], param) else "win_by_seat"]
+                + ["everybody_lost_sweep"]
             ),
         )
     )

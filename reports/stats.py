@@ -174,6 +174,73 @@ def paired_lazy(
     return summary.rename({"code": "seat"})
 
 
+def lost_pairs_lazy(games: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame:
+    """Per compared variant: paired per-game differences of "nobody won" (a collective
+    defeat) against its baseline, on the same game index (rows of a comparisons frame)."""
+    per = games.select(*KEY, "game", (pl.col("winners") == 0).cast(pl.Float64).alias("lost"))
+    base = _base_side(per, compared).select("base_order", "game", pl.col("lost").alias("lost_base"))
+    d = pl.col("lost") - pl.col("lost_base")
+    return (
+        _compared_side(per, compared)
+        .join(base, on=["base_order", "game"])
+        .group_by([*KEY, "base_order"])
+        .agg(
+            pl.len().alias("n"),
+            pl.col("lost").mean().alias("rate"),
+            pl.col("lost_base").mean().alias("rate_base"),
+            d.mean().alias("diff"),
+            d.std().alias("sd"),
+        )
+    )
+
+
+def lost_differences(
+    info: pl.DataFrame, compared: pl.DataFrame, paired: pl.DataFrame, pairs: pl.DataFrame
+) -> pl.DataFrame:
+    """The share of games nobody won, each variant minus its baseline (paired where the
+    comparison is in `paired`), Holm over the comparisons; empty when nobody ever lost."""
+    if not info.height or not (info["no_winner"] > 0).any():
+        return pl.DataFrame()
+    counts = {(r["run"], r["variant"]): r for r in info.iter_rows(named=True)}
+    by_pair = {(r["run"], r["variant"], r["base_order"]): r for r in pairs.iter_rows(named=True)}
+    ok = {(r["run"], r["variant"], r["base_order"]) for r in paired.iter_rows(named=True)}
+    extra = [c for c in ("axis", "stratum", "from", "to") if c in compared.columns]
+    rows = []
+    for key in compared.iter_rows(named=True):
+        k = (key["run"], key["variant"], key["base_order"])
+        v, b = counts.get(k[:2]), counts.get((key["base_run"], key["base_variant"]))
+        if v is None or b is None:
+            continue
+        common = {
+            "run": key["run"],
+            "variant": key["variant"],
+            "label": key["label"],
+            "baseline": key["base_label"],
+        } | {c: key[c] for c in extra}
+        pr = by_pair.get(k)
+        if k in ok and pr is not None and pr["n"] > 0:
+            rows.append(
+                common
+                | {"method": "paired", "n": pr["n"], "rate_baseline": pr["rate_base"]}
+                | {"rate": pr["rate"], "diff": pr["diff"], **_paired_row(pr)}
+            )
+        else:
+            rv, rb = v["no_winner"] / v["games"], b["no_winner"] / b["games"]
+            rows.append(
+                common
+                | {"method": "unpaired", "n": v["games"], "rate_baseline": rb, "rate": rv}
+                | {"diff": rv - rb}
+                | _unpaired_row(v["no_winner"], v["games"], b["no_winner"], b["games"])
+            )
+    if not rows:
+        return pl.DataFrame()
+    table = pl.DataFrame(rows)
+    adjusted, reject = holm(table["p_value"].to_numpy())
+    return table.with_columns(
+        pl.Series("p_holm", adjusted, pl.Float64), pl.Series("significant", reject, pl.Boolean)
+    )
+
+
 def score_quantiles_lazy(players: pl.LazyFrame, group: str) -> pl.LazyFrame:
     """Five-number summary (5th, 25th, 50th, 75th, 95th percentile) and mean of score."""
     s = pl.col("score").cast(pl.Float64)

@@ -76,6 +76,8 @@ def _chunk(
     caps: int,
     boost: tuple[str, int] | None = None,
     bot: str = "greedy",
+    lost: int = 0,
+    sides: bool = False,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """One chunk of games [start, start + n) of one variant, as (games, players) frames."""
     rng = np.random.default_rng([seed, stream, start])
@@ -94,7 +96,13 @@ def _chunk(
     score[capped] = 0
     reason[capped] = "turn_cap"
     rank, win, winners = _outcome(score)
+    defeat = index < lost  # a shared defeat: nobody wins
+    win[defeat], winners[defeat] = 0.0, 0
+    reason[defeat] = "defeat"
     vp = rng.integers(0, score + 1)
+    side = None
+    if sides:  # drawn last: the other columns do not change
+        side = np.where(rng.random(n * players) < 0.5, "A", "B").astype(object)
     game_seed = (np.uint64(seed) * np.uint64(1_000_003) + index.astype(np.uint64)) ^ np.uint64(
         stream
     )
@@ -118,7 +126,7 @@ def _chunk(
             "seat": np.tile(np.arange(players), n),
             "strategy": bot,
             "role": np.asarray(ROLES, dtype=object)[deal.ravel()],
-            "side": None,
+            "side": side,
             "score": score.ravel(),
             "rank": rank.ravel(),
             "win": win.ravel(),
@@ -146,6 +154,8 @@ def write_run(
     grid: dict | None = None,
     boost: dict | None = None,
     bot: str = "greedy",
+    lost: dict | None = None,
+    sides: bool = False,
 ) -> Path:
     """Write a synthetic run directory with one variant per value of `param`; return its path.
 
@@ -157,9 +167,11 @@ def write_run(
     variant per combination (in `itertools.product` order); the axis `players` sets each
     variant's player count, every other axis is a games-table column. `boost` maps a variant
     index to (role, points) added to that role's score in that variant: a known effect. `bot` is
-    the bot every seat plays (its name only: the scores do not depend on it).
+    the bot every seat plays (its name only: the scores do not depend on it). `lost` maps a
+    variant index to a number of games (its first ones) that end in a shared defeat (nobody
+    wins, ``winners`` 0, end reason ``defeat``). `sides` deals each player a side A or B.
     """
-    rig, caps, boost = rig or {}, caps or {}, boost or {}
+    rig, caps, boost, lost = rig or {}, caps or {}, boost or {}, lost or {}
     if grid:
         combos = [dict(zip(grid, row, strict=True)) for row in itertools.product(*grid.values())]
         values = list(range(len(combos)))
@@ -189,6 +201,8 @@ def write_run(
                 caps.get(i, 0),
                 boost.get(i),
                 bot,
+                lost.get(i, 0),
+                sides,
             )
             part = f"part-{start:012d}-{n}.parquet"
             cols = [pl.lit(v, pl.Int64).alias(k) for k, v in combos[i].items() if k != "players"]
