@@ -398,6 +398,10 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
     if "axis" not in diff.columns or not diff.height:
         return []
     out = []
+    # an axis of three values or more: the headline reads its whole step, first to last value
+    # (the table and variant_differences.csv keep every step)
+    last = {a: p["to"][-1] for (a,), p in diff.group_by(["axis"], maintain_order=True)}
+    diff = diff.filter(pl.col("to") == pl.col("axis").replace_strict(last, default=None))
     for (axis, frm, to), part in diff.group_by(["axis", "from", "to"], maintain_order=True):
         step = f"{axis_name(axis)} {frm} → {to}"
         for (stratum,), rows in part.group_by(["stratum"], maintain_order=True):
@@ -432,6 +436,23 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
     return out
 
 
+def _lost_sentence(t: dict) -> str | None:
+    """The largest significant change in the share of games nobody won (a shared defeat)."""
+    d = t.get("everybody_lost_differences")
+    if d is None or not d.height or not d["significant"].any():
+        return None
+    sig = d.filter(pl.col("significant"))
+    r = sig.row(sig["diff"].abs().arg_max(), named=True)
+    what = effect_label(r) if r.get("axis") else "with " + compare_label(r["label"], r["baseline"])
+    more = sig.height - 1
+    return (
+        f"The share of games nobody won (a shared defeat) moves "
+        f"{pts_ci(r['diff'], r['ci_low'], r['ci_high'])} points ({r['method']}) {what}"
+        + (f"; {more} more change{'s' if more > 1 else ''} significant" if more else "")
+        + " (after Holm)."
+    )
+
+
 def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:
     """Three to six plain sentences from the data, the report's first words."""
     several = t["keys"].height > 1
@@ -439,6 +460,7 @@ def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> l
     sentences = [
         _imbalance_sentence(t, word, group, several),
         *by_axis,
+        _lost_sentence(t),
         _sweep_sentence(t, word, param) if several and not by_axis else None,
         _same_decisions_sentence(t),
         _seat_sentence(t) if group == "role" else None,

@@ -11,7 +11,7 @@ import pytest
 
 from reports import make_report
 from reports.synthetic import write_run
-from reports.wording import pct_ci
+from reports.wording import pct_ci, pts_ci
 from tests.reports.mdtable import section, table
 
 GAMES, LOST = 2000, {0: 100, 1: 300, 2: 500}
@@ -60,3 +60,15 @@ def test_side_table_with_the_selection_bias_note(report):
         rate = g["win"].sum() / g.height
         cell = rows[f"{role}, side {side}"]["v0 (romans_in_play=1)"]
         assert cell.startswith(pct_ci(rate, 0, 0).split(" [")[0] + " [")
+
+
+def test_headline_names_the_largest_change_in_shared_defeats(report):
+    _, out = report
+    head = (out / "summary.md").read_text().split("\n## ")[0]
+    d = pl.read_csv(out / "everybody_lost_differences.csv").filter(pl.col("variant") == "v2")
+    r = d.row(0, named=True)
+    effect = pts_ci(r["diff"], r["ci_low"], r["ci_high"])
+    assert (
+        f"The share of games nobody won (a shared defeat) moves {effect} points (paired) "
+        "with romans_in_play 3 vs 1; 1 more change significant (after Holm)." in head
+    )
