@@ -8,6 +8,8 @@ share at some level, this module says whether the finding
 - holds with a different size (same direction, intervals of the deviation do not overlap),
 - vanishes at some level (significant at one level, not at another), or
 - flips (significant in opposite directions),
+- is not called (not significant at a level whose interval also holds a significant level's
+  rate: too few games there to tell),
 
 and flags the last two as depending on the bot (a size that changes is shown, not flagged).
 Variants are matched on everything they sweep except the bots (and on the run). A variant whose
@@ -28,25 +30,48 @@ ROBUST = "holds at every level"
 SIZE = "holds at every level with a different size"
 VANISHES = "vanishes at some level"
 FLIPS = "flips between levels"
+TOO_FEW = "not called: too few games at"
 
 
 def variant_levels(runs: list[Run]) -> pl.DataFrame:
-    """(run, variant, level, context): a level is the one bot every seat plays (else null)."""
+    """(run, variant, level, context): a level is the one bot every seat plays (else null).
+
+    With several runs (`menhir report A B`), variants are matched across runs on every setting
+    that differs between them except the bots (reports/axes.py), so runs that differ only by
+    bot level are one level sweep; `run` is then empty (the runs are pooled by context).
+    """
+    from reports.axes import variant_values
+
+    several = len(runs) > 1
+    values = variant_values(runs) if several else {}
     rows = []
     for run in runs:
         for v in run.manifest.get("variants") or []:
             bots = (v.get("setup") or {}).get("bots") or []
             names = {str(b) for b in bots}
             swept = {k: x for k, x in (v.get("swept") or {}).items() if k != "bots"}
+            if several:
+                swept = {
+                    k: x
+                    for k, x in values.get((run.name, str(v.get("id"))), {}).items()
+                    if k != "bots"
+                }
             rows.append(
                 {
-                    "run": run.name,
+                    "run": "" if several else run.name,
+                    "source_run": run.name,
                     "variant": v.get("id"),
                     "level": names.pop() if len(names) == 1 else None,
                     "context": json.dumps(swept, sort_keys=True, default=str),
                 }
             )
-    schema = {"run": pl.String, "variant": pl.String, "level": pl.String, "context": pl.String}
+    schema = {
+        "run": pl.String,
+        "source_run": pl.String,
+        "variant": pl.String,
+        "level": pl.String,
+        "context": pl.String,
+    }
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -59,6 +84,16 @@ def _verdict(rows: list[dict]) -> str | None:
     if len(signs) > 1:
         return FLIPS
     if len(sig) < len(rows):
+        # a level whose interval holds both the fair share and a significant level's rate has
+        # too few games to say the finding vanishes there
+        rates = [r["win_rate"] for r in sig]
+        unsure = [
+            r
+            for r in rows
+            if not r["p_holm_significant"] and any(r["ci_low"] <= x <= r["ci_high"] for x in rates)
+        ]
+        if unsure:
+            return f"{TOO_FEW} {', '.join(str(r['level']) for r in unsure)} to call it"
         return VANISHES
     sign = signs.pop()
     # the deviation's interval at each level, oriented so that positive = the finding's side
@@ -79,8 +114,10 @@ def across_levels(t: dict, levels: pl.DataFrame, word: str) -> pl.DataFrame:
             continue
         if unit == "seat":
             table = table.filter(pl.col("seat") == 0)
-        joined = table.join(plain, on=["run", "variant"], how="inner").filter(
-            pl.col("fair").is_not_null()
+        joined = (
+            table.rename({"run": "source_run"})
+            .join(plain, on=["source_run", "variant"], how="inner")
+            .filter(pl.col("fair").is_not_null())
         )
         for (run, context, who), part in joined.group_by(
             ["run", "context", col], maintain_order=True
@@ -93,9 +130,11 @@ def across_levels(t: dict, levels: pl.DataFrame, word: str) -> pl.DataFrame:
                 continue
             top = rows[-2:]  # the last two levels listed: the strongest, listed weakest first
             top_verdict = _verdict(top)
+            # each level at its own game count (never cut to the smallest)
             sizes = "; ".join(
                 f"{r['level']}: {r['win_rate']:.1%} [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
                 + ("*" if r["p_holm_significant"] else "")
+                + f" ({r['n']:,} plays)"
                 for r in rows
             )
             out.append(
@@ -127,11 +166,19 @@ def summary_lines(table: pl.DataFrame) -> list[str]:
     if not table.height:
         return []
     lines = ["## Across bot levels", ""]
-    robust = table.filter(~pl.col("bot_dependent"))
+    unsure = pl.col("verdict").str.starts_with(TOO_FEW)
+    robust = table.filter(~pl.col("bot_dependent") & ~unsure)
     dependent = table.filter(pl.col("bot_dependent"))
+    not_called = table.filter(unsure)
     if robust.height:
         names = ", ".join(_who(r) for r in robust.iter_rows(named=True))
         lines.append(f"Robust (off its fair share, same side, at every bot level): {names}.")
+    if not_called.height:
+        names = ", ".join(_who(r) for r in not_called.iter_rows(named=True))
+        lines.append(
+            f"Not called (significant at one level; another level has too few games to tell "
+            f"whether it holds there): {names}."
+        )
     if dependent.height:
         names = ", ".join(_who(r) for r in dependent.iter_rows(named=True))
         lines.append(f"Depends on the bot: {names}.")
@@ -158,11 +205,15 @@ def headline(table: pl.DataFrame) -> list[str]:
     """The summary's first words on robustness, when the run sweeps bot levels."""
     if not table.height:
         return []
-    robust = table.filter(~pl.col("bot_dependent")).height
+    unsure = table.filter(pl.col("verdict").str.starts_with(TOO_FEW)).height
+    dependent = table.filter(pl.col("bot_dependent")).height
+    robust = table.height - unsure - dependent
     top = table.filter(pl.col("holds_at_strongest")).height
     return [
         f"Across bot levels: {robust} of {table.height} findings hold at every level; "
-        f"{table.height - robust} depend on the bot; {top} hold between the two strongest levels "
+        f"{dependent} depend on the bot; "
+        + (f"{unsure} not called (too few games at a level); " if unsure else "")
+        + f"{top} hold between the two strongest levels "
         f"({table['strongest_levels'][0]}) (section 'Across bot levels').",
         "",
     ]

@@ -195,6 +195,9 @@ def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
     manifest's variant label (e.g. `romans_in_play=11`), prefixed by the run name when several
     runs are compared; `order` 0 is the baseline every other variant is compared with.
     """
+    from reports.axes import swept_words, variant_values  # (axes imports this module)
+
+    values = variant_values(runs)
     rows = []
     for run in runs:
         listed_variants = run.manifest.get("variants") or []
@@ -204,17 +207,26 @@ def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
         extra = sorted((v for v in found if v not in entries), key=_natural)
         for vid in listed + extra:
             label = _variant_label(entries.get(vid, {"id": vid}))
-            if label != vid:
+            swept = values.get((run.name, vid))
+            words = bool(swept) and (len(swept) > 1 or len(runs) > 1)
+            if words:
+                label = swept_words(swept)  # several axes or runs: the values in words
+            elif label != vid:
                 label = f"{vid} ({label})"
             rows.append(
                 {
                     "run": run.name,
                     "variant": vid,
-                    "label": f"{run.name}: {label}" if len(runs) > 1 else label,
+                    "label": f"{run.name}: {label}" if len(runs) > 1 and not words else label,
                     "short": _variant_label(entries.get(vid, {"id": vid})),
                     "paired_run": run.manifest.get("paired") is not False,
                 }
             )
+    labels = [r["label"] for r in rows]
+    if len(set(labels)) < len(labels):  # runs of the same setups: the run's name and variant id
+        for r in rows:
+            label = r["short"] if r["short"] == r["variant"] else f"{r['variant']} ({r['short']})"
+            r["label"] = f"{r['run']}: {label}" if len(runs) > 1 else label
     table = pl.DataFrame(rows, schema=_KEYS_SCHEMA)
     return table.with_row_index("order")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
+from reports.axes import axis_name, effect_label, interactions
 from reports.wording import (  # noqa: F401 (num, pts, p_is: used as memo.num by others)
     FAR,
     FAR_BAND,
@@ -123,7 +124,9 @@ def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
     columns, cells, whos = [], {}, []
     for r in d.iter_rows(named=True):
         col = compare_label(r["label"], r["baseline"])
-        if "players" in r:
+        if r.get("axis"):
+            col = effect_label(r).removeprefix("at ")
+        elif "players" in r:
             col = f"players {r['players']}, {col}"
         who = f"seat {r['group']}" if r["unit"] == "seat" else pretty(r["group"])
         if col not in columns:
@@ -384,12 +387,81 @@ def _same_decisions_sentence(t: dict) -> str | None:
     return same_sentence(t.get("same_decisions", pl.DataFrame()))
 
 
+def _effect(r: dict) -> str:
+    return f"{pts_ci(r['diff'], r['ci_low'], r['ci_high'])} points ({r['method']})"
+
+
+def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
+    """Several swept axes: per axis and stratum, the largest significant effect on a role (or
+    seat 0), read with the other axes held fixed; then the interactions (an axis's effect on one
+    role whose intervals in two strata do not overlap)."""
+    if "axis" not in diff.columns or not diff.height:
+        return []
+    out = []
+    # an axis of three values or more: the headline reads its whole step, first to last value
+    # (the table and variant_differences.csv keep every step)
+    last = {a: p["to"][-1] for (a,), p in diff.group_by(["axis"], maintain_order=True)}
+    diff = diff.filter(pl.col("to") == pl.col("axis").replace_strict(last, default=None))
+    for (axis, frm, to), part in diff.group_by(["axis", "from", "to"], maintain_order=True):
+        step = f"{axis_name(axis)} {frm} → {to}"
+        for (stratum,), rows in part.group_by(["stratum"], maintain_order=True):
+            sig = rows.filter(pl.col("significant"))
+            at = f"At {stratum}, " if stratum else ""
+            move = step if at else step[0].upper() + step[1:]
+            if not sig.height:
+                out.append(f"{at}{move} moves no {word}'s win rate significantly (after Holm).")
+                continue
+            top = sig.row(sig["diff"].abs().arg_max(), named=True)
+            more = sig.height - 1
+            out.append(
+                f"{at}{move} moves {_named(top['unit'], top['group'], word)} "
+                f"{_effect(top)}"
+                + (f" and {more} more significantly" if more else "")
+                + " (after Holm)."
+            )
+    by_move: dict = {}
+    for x in interactions(diff):
+        by_move.setdefault((x["low"]["axis"], x["low"]["from"], x["low"]["to"]), []).append(x)
+    for (axis, frm, to), xs in by_move.items():
+        x = max(xs, key=lambda x: x["high"]["diff"] - x["low"]["diff"])
+        lo, hi = x["low"], x["high"]
+        others = f" (and for {len(xs) - 1} more)" if len(xs) > 1 else ""
+        out.append(
+            f"Interaction: the effect of {axis_name(axis)} {frm} → {to} depends on the other "
+            f"settings{others}: {_named(lo['unit'], lo['group'], word)} "
+            f"{pts_ci(hi['diff'], hi['ci_low'], hi['ci_high'])} at {hi['stratum']}, "
+            f"{pts_ci(lo['diff'], lo['ci_low'], lo['ci_high'])} at {lo['stratum']} "
+            "(intervals apart)."
+        )
+    return out
+
+
+def _lost_sentence(t: dict) -> str | None:
+    """The largest significant change in the share of games nobody won (a shared defeat)."""
+    d = t.get("everybody_lost_differences")
+    if d is None or not d.height or not d["significant"].any():
+        return None
+    sig = d.filter(pl.col("significant"))
+    r = sig.row(sig["diff"].abs().arg_max(), named=True)
+    what = effect_label(r) if r.get("axis") else "with " + compare_label(r["label"], r["baseline"])
+    more = sig.height - 1
+    return (
+        f"The share of games nobody won (a shared defeat) moves "
+        f"{pts_ci(r['diff'], r['ci_low'], r['ci_high'])} points ({r['method']}) {what}"
+        + (f"; {more} more change{'s' if more > 1 else ''} significant" if more else "")
+        + " (after Holm)."
+    )
+
+
 def headline(t: dict, word: str, group: str, param: str | None, holes: int) -> list[str]:
     """Three to six plain sentences from the data, the report's first words."""
     several = t["keys"].height > 1
+    by_axis = axis_sentences(t["variant_differences"], word)
     sentences = [
         _imbalance_sentence(t, word, group, several),
-        _sweep_sentence(t, word, param) if several else None,
+        *by_axis,
+        _lost_sentence(t),
+        _sweep_sentence(t, word, param) if several and not by_axis else None,
         _same_decisions_sentence(t),
         _seat_sentence(t) if group == "role" else None,
         _flag_sentence(t, word, far_flags(t, word), holes),

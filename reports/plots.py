@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import matplotlib.text
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -22,10 +23,34 @@ from reports.wording import num, plural  # noqa: E402
 PALETTE = "colorblind"
 
 
+DPI = 110
+PAGE_PX = 1152  # the report's column at a 1280 px window (main: 72rem)
+MIN_TEXT_PX = 10  # no plot text smaller than this at the page's width
+
+
+def shown_scale(fig) -> float:
+    """How much the page shrinks the figure's PNG to fit its column (1 when it fits)."""
+    return min(1.0, PAGE_PX / (fig.get_figwidth() * DPI))
+
+
+def text_px(fig, size_pt: float) -> float:
+    """A font size in points as pixels on the page (at the page's width)."""
+    return size_pt * DPI / 72 * shown_scale(fig)
+
+
+def _floor_text(fig) -> None:
+    """Raise every text smaller than MIN_TEXT_PX on the page to MIN_TEXT_PX."""
+    floor_pt = MIN_TEXT_PX / (DPI / 72 * shown_scale(fig))
+    for t in fig.findobj(matplotlib.text.Text):
+        if t.get_text() and t.get_fontsize() < floor_pt:
+            t.set_fontsize(floor_pt)
+
+
 def save(fig, out: Path, name: str, images: list) -> None:
     path = out / f"{name}.png"
+    _floor_text(fig)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=DPI)
     plt.close(fig)
     images.append(path)
 
@@ -75,15 +100,22 @@ def win_bars(
 
 
 def heatmap(cells: pl.DataFrame, out: Path, images, word: str = "role") -> None:
-    """Role x seat win rate over all variants (`word`: the game's word for a role)."""
-    heat = (
-        cells.sort(["role", "seat"]).to_pandas().pivot(index="role", columns="seat", values="win")
+    """Role x seat win rate, one panel per player count (never pooled across counts; `word`:
+    the game's word for a role)."""
+    counts = cells["players"].unique(maintain_order=True).sort().to_list()
+    fig, axs = plt.subplots(
+        1, len(counts), figsize=(min(16.0, 3 + 4.5 * len(counts)), 4.5), squeeze=False
     )
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    sns.heatmap(heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"})
-    ax.set_title(f"Win rate by {word} and seat (all variants)")
-    ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel(word)
+    for ax, count in zip(axs[0], counts, strict=True):
+        part = cells.filter(pl.col("players") == count).sort(["role", "seat"]).to_pandas()
+        heat = part.pivot(index="role", columns="seat", values="win")
+        sns.heatmap(
+            heat, annot=True, fmt=".2f", cmap="cividis", ax=ax, cbar_kws={"label": "win rate"}
+        )
+        where = f"{count} players" if len(counts) > 1 else "all variants"
+        ax.set_title(f"Win rate by {word} and seat ({where})")
+        ax.set_xlabel("seat (0 = first player)")
+        ax.set_ylabel(word)
     save(fig, out, "role_seat_heatmap", images)
 
 
@@ -174,10 +206,29 @@ def role_sweep(
 ) -> None:
     """Win rate of each role (or seat, `key`) against a swept parameter, with the Wilson band
     (one line style per run)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    if "stratum" in table.columns and table["stratum"].n_unique() > 1:
+        strata = table.sort("order")["stratum"].unique(maintain_order=True).to_list()
+    else:
+        strata = [None]
+    fig, axs = plt.subplots(
+        1, len(strata), figsize=(min(16.0, 2 + 6 * len(strata)), 4.5), squeeze=False
+    )
     if key != "role":
         table = table.with_columns((pl.lit(f"{key} ") + pl.col(key).cast(pl.String)).alias("role"))
-    roles = table["role"].unique().sort().to_list()
+    full = table
+    for ax, stratum in zip(axs[0], strata, strict=True):
+        part = full if stratum is None else full.filter(pl.col("stratum") == stratum)
+        _sweep_panel(ax, part, full, param, word, key, legend=ax is axs[0][-1])
+        if stratum is not None:
+            ax.set_title(f"{word.capitalize()} win rate against {param} at {stratum}")
+    save(fig, out, name, images)
+
+
+def _sweep_panel(
+    ax, table: pl.DataFrame, full: pl.DataFrame, param: str, word: str, key: str, legend: bool
+):
+    """One panel of `role_sweep` (colors from every panel's roles)."""
+    roles = full["role"].unique().sort().to_list()
     runs = table.sort("order")["run"].unique(maintain_order=True).to_list()
     colors = dict(zip(roles, sns.color_palette(PALETTE, len(roles)), strict=True))
     styles = ["-", "--", ":", "-."]
@@ -195,6 +246,8 @@ def role_sweep(
     ax.set_xlabel(param)
     ax.set_ylabel("win rate (95% band)")
     ax.set_title(f"{word.capitalize()} win rate against {param}")
+    if not legend:
+        return
     ax.legend(
         title=word if len(runs) == 1 else f"run: {word}",
         fontsize="small",
@@ -202,7 +255,6 @@ def role_sweep(
         bbox_to_anchor=(1.01, 1),
         loc="upper left",
     )
-    save(fig, out, name, images)
 
 
 def differences(diff: pl.DataFrame, out: Path, images) -> None:
@@ -279,11 +331,13 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
     d = pairs.filter(pl.col("unit") == unit)
     labels = d["label"].unique(maintain_order=True).to_list()
     shown = labels[:HEATMAP_VARIANTS]
-    cols = min(3, len(shown))
+    cols = min(2, len(shown))  # two panels a row: text stays readable at the page's width
     rows = -(-len(shown) // cols)
     n_levels = len(set(d["a"].to_list()) | set(d["b"].to_list()))
     side = 0.55 * n_levels + 2.2
-    fig, axes = plt.subplots(rows, cols, figsize=(side * cols + 1.5, side * rows + 0.6))
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(side * cols + 1.5, side * rows + 0.6), layout="constrained"
+    )
     axes = np.atleast_1d(axes).ravel()
     limit = max(1e-9, 100 * float(d["diff"].abs().max()))
     what = word if unit == "role" else "seat"
@@ -328,9 +382,11 @@ def pairwise_heatmap(pairs: pl.DataFrame, unit: str, word: str, out: Path, image
         "* told apart (Holm, 5%)",
         fontsize="medium",
     )
-    fig.tight_layout()
+    # constrained layout (not tight_layout, which the colour bar then undoes) keeps the
+    # rotated tick labels off the axis labels
     fig.colorbar(image, ax=list(axes[: len(shown)]), label="points", shrink=0.8)
-    fig.savefig(out / "pairwise_heatmap.png", dpi=110)
+    _floor_text(fig)
+    fig.savefig(out / "pairwise_heatmap.png", dpi=DPI)
     plt.close(fig)
     images.append(out / "pairwise_heatmap.png")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import re
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path
 
 import pandas as pd
@@ -72,14 +73,26 @@ def _marked(value) -> str:
 
 
 def table_html(frame: pd.DataFrame) -> str:
-    """A display table through pandas' Styler: no index, significant cells in bold.
+    """A display table: no index, significant cells in bold, each cell labelled by its column.
 
-    Styler does not escape by default: every cell and column header is HTML-escaped here,
-    since labels come from users' files (a variant data file's name, a role's name).
+    Every cell and column header is HTML-escaped, since labels come from users' files (a
+    variant data file's name, a role's name). Each cell carries its column's header in
+    ``data-label``: on a phone the stylesheet shows every row as a card of "header: value"
+    lines, so every number stays reachable without sideways scrolling.
     """
-    styler = frame.style.hide(axis="index").map(_marked)
-    styler = styler.format(escape="html").format_index(escape="html", axis=1)
-    return styler.set_table_attributes('class="data"').to_html()
+    heads = [html_escape(str(c)) for c in frame.columns]
+    lines = ['<table class="data">', "<thead><tr>"]
+    lines += [f'<th scope="col">{h}</th>' for h in heads]
+    lines.append("</tr></thead><tbody>")
+    for row in frame.itertuples(index=False):
+        cells = []
+        for head, value in zip(heads, row, strict=True):
+            style = _marked(value)
+            attr = f' style="{style}"' if style else ""
+            cells.append(f'<td data-label="{head}"{attr}>{html_escape(str(value))}</td>')
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    lines.append("</tbody></table>")
+    return "\n".join(lines)
 
 
 def _image(out: Path, stem: str) -> str | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 import seaborn as sns
 
-from reports import decisions, levels, memo, pairwise, plots, render, stats, wording
+from reports import axes, decisions, levels, memo, pairwise, plots, render, stats, wording
 from reports.load import KEY, ReportError, Run, load_run, load_runs, variant_keys
 from reports.outdir import check_out_dir, write_atomically
 from reports.plots import PALETTE
@@ -72,6 +72,17 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     )
     keys = stats.player_groups(variant_keys(runs, info.select(KEY)), info)
     compared = stats.comparisons(keys)
+    swept_values = axes.variant_values(runs)
+    # several swept axes: each effect along one axis, the others held fixed (reports/axes.py)
+    axis_cmp = None
+    within = {a for r in runs for a in (r.manifest.get("swept") or []) if isinstance(a, str)}
+    between = set(axes.swept_axes(swept_values)) - within  # runs that differ in a setting
+    if axes.several_axes(swept_values) or (len(runs) > 1 and between):
+        axis_cmp = axes.axis_comparisons(keys, swept_values)
+    seed_cols = [*KEY, "base_order", "base_run", "base_variant"]
+    seed_cmp = compared.select(seed_cols)
+    if axis_cmp is not None:
+        seed_cmp = pl.concat([seed_cmp, axis_cmp.select(seed_cols)]).unique(maintain_order=True)
     has_roles = agg["role"].null_count() < agg.height
     group = "role" if has_roles else "seat"
     param = _swept_param(runs, games)
@@ -80,7 +91,9 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     if has_roles:
         levels["role"] = sorted(agg["role"].drop_nulls().unique().to_list())
     mix_lazy = decisions.decisions_lazy(players, group, pts)
-    lazy2 = [stats.seed_match_lazy(games, compared), stats.score_quantiles_lazy(players, group)]
+    lost_cmp = axis_cmp if axis_cmp is not None else compared
+    lazy2 = [stats.seed_match_lazy(games, seed_cmp), stats.score_quantiles_lazy(players, group)]
+    lazy2.append(stats.lost_pairs_lazy(games, lost_cmp.select(seed_cols)))
     lazy2.append(
         players.group_by([*KEY, "strategy"]).agg(
             pl.len().alias("n"), pl.col("win").sum().alias("wins")
@@ -91,15 +104,16 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     lazy2 += [pairwise.moments_lazy(players, u, levels[u]) for u in units]
     if param:
         lazy2.append(games.select(*KEY, param).unique())
-    seeds, quantiles, by_bot, *rest = _collect(lazy2, runs)
+    seeds, quantiles, lost_pairs, by_bot, *rest = _collect(lazy2, runs)
     mix = rest.pop(0) if mix_lazy is not None else None
     moments, values = dict(zip(units, rest[: len(units)], strict=True)), rest[len(units) :]
     paired_keys = _paired_keys(seeds, compared)
+    diff_keys = paired_keys if axis_cmp is None else _paired_keys(seeds, axis_cmp)
     paired = {}
-    if paired_keys.height:
+    if diff_keys.height:
         units = ["role", "seat"] if has_roles else ["seat"]
         roles = sorted(agg["role"].drop_nulls().unique().to_list())
-        lazies = [stats.paired_lazy(players, u, paired_keys, roles) for u in units]
+        lazies = [stats.paired_lazy(players, u, diff_keys, roles) for u in units]
         paired = dict(zip(units, _collect(lazies, runs), strict=True))
     same_lazy = decisions.same_decisions_lazy(players, paired_keys)
     same = pl.DataFrame()
@@ -112,7 +126,7 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     unit_tables = {"seat": by_seat.filter(pl.col("seat") == 0)}
     if has_roles:
         unit_tables = {"role": by_role, **unit_tables}
-    diff = stats.differences(unit_tables, paired, keys)
+    diff = stats.differences(unit_tables, paired, keys, axis_cmp)
     chi = stats.chi_square(by_role, by_seat, keys)
     pairs, spreads = pairwise.pairwise(moments, levels, keys)
     bal = _with_spread(stats.balance(by_role, by_seat, info, stall, keys), spreads)
@@ -124,7 +138,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
     )
     cells = (
         agg.filter(pl.col("role").is_not_null())
-        .group_by(["role", "seat"])
+        .join(keys.select(*KEY, "players"), on=KEY, how="left")
+        .group_by(["players", "role", "seat"])
         .agg((pl.col("wins").sum() / pl.col("n").sum()).alias("win"))
     )
     sweep = seat_sweep = None
@@ -132,6 +147,38 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         sweep = by_role.join(values[0].drop_nulls(param), on=KEY, how="inner")
     if param:
         seat_sweep = by_seat.join(values[0].drop_nulls(param), on=KEY, how="inner")
+    if axis_cmp is not None and param:
+        # one panel per stratum: the other axes' values held fixed
+        strata = pl.DataFrame(
+            [
+                {
+                    "run": run,
+                    "variant": vid,
+                    "stratum": axes.swept_words({k: v for k, v in sw.items() if k != param}),
+                }
+                for (run, vid), sw in swept_values.items()
+            ],
+            schema={"run": pl.String, "variant": pl.String, "stratum": pl.String},
+        )
+        sweep = sweep.join(strata, on=KEY, how="left") if sweep is not None else None
+        seat_sweep = seat_sweep.join(strata, on=KEY, how="left")
+    lost_diff = stats.lost_differences(info, lost_cmp, _paired_keys(seeds, lost_cmp), lost_pairs)
+    lost_sweep = None
+    if param and info["no_winner"].sum() > 0:
+        lo, hi = wilson(info["no_winner"].to_numpy(), info["games"].to_numpy())
+        lost_sweep = (
+            info.select(*KEY, "games", "no_winner")
+            .with_columns(
+                pl.lit("nobody wins").alias("role"),
+                (pl.col("no_winner") / pl.col("games")).alias("win_rate"),
+                pl.Series("ci_low", lo),
+                pl.Series("ci_high", hi),
+            )
+            .join(keys.select("order", *KEY), on=KEY)
+            .join(values[0].drop_nulls(param), on=KEY, how="inner")
+        )
+        if axis_cmp is not None:
+            lost_sweep = lost_sweep.join(strata, on=KEY, how="left")
     lost = info.filter(pl.col("no_winner") > 0).select(*KEY, "games", "no_winner")
     if lost.height:
         lo, hi = wilson(lost["no_winner"].to_numpy(), lost["games"].to_numpy())
@@ -144,6 +191,8 @@ def analyse(runs: list[Run]) -> dict[str, pl.DataFrame]:
         "keys": keys,
         "info": info,
         "everybody_lost": _with_keys(lost, keys),
+        "everybody_lost_differences": lost_diff,
+        "_lost_sweep": lost_sweep,
         "win_by_seat": by_seat,
         "win_by_role": by_role,
         "win_by_role_side": by_side,
@@ -180,7 +229,9 @@ def _level_tables(runs, by_role, by_seat, by_bot, info, word) -> dict[str, pl.Da
     """Findings across bot levels, and each bot's win share in mixed games (reports/levels.py)."""
     lv = levels.variant_levels(runs)
     across = levels.across_levels({"win_by_role": by_role, "win_by_seat": by_seat}, lv, word)
-    mixed = lv.filter(pl.col("level").is_null()).select(KEY)
+    mixed = lv.filter(pl.col("level").is_null()).select(
+        pl.col("source_run").alias("run"), "variant"
+    )
     skill = (
         by_bot.join(mixed, on=KEY, how="inner")
         .join(info.select(*KEY, "fair"), on=KEY, how="left")
@@ -231,6 +282,9 @@ def _bots(agg: pl.DataFrame) -> list[str]:
 def _swept_param(runs: list[Run], games: pl.LazyFrame) -> str | None:
     columns = games.collect_schema().names()
     swept = runs[0].manifest.get("swept") or []
+    if len(swept) > 1:
+        # several axes: the player count is a stratum, never the x axis of a sweep plot
+        swept = [s for s in swept if s != axes.PLAYERS]
     return next((s for s in swept if isinstance(s, str) and s in columns), None)
 
 
@@ -242,7 +296,8 @@ def _paired_keys(seeds: pl.DataFrame, compared: pl.DataFrame) -> pl.DataFrame:
     seed are never paired).
     """
     ok = seeds.filter((pl.col("matched") > 0) & (pl.col("same") == pl.col("matched")))
-    return compared.filter(pl.col("paired_run")).join(ok.select(KEY), on=KEY, how="semi")
+    on = [*KEY, "base_order"]
+    return compared.filter(pl.col("paired_run")).join(ok.select(on), on=on, how="semi")
 
 
 # --------------------------------------------------------------------------- output
@@ -286,6 +341,9 @@ def _write(runs: list[Run], t: dict, out: Path) -> None:
     plots.end_reasons(t["end_reasons"], out, images)
     if t["_sweep"] is not None and t["_sweep"].height:
         plots.role_sweep(t["_sweep"], param, out, images, meta["word"])
+    lost = t.get("_lost_sweep")
+    if lost is not None and lost.height > 1 and _numeric(lost, param):
+        plots.role_sweep(lost, param, out, images, "shared defeat", "role", "everybody_lost_sweep")
     seats = t.get("_seat_sweep")
     if seats is not None and seats.height > seats["seat"].n_unique() and _numeric(seats, param):
         plots.role_sweep(seats, param, out, images, "seat", "seat", "win_by_seat_sweep")
@@ -303,8 +361,11 @@ def _difference_line(r: dict) -> str:
     who = f"the {r['group']}'s" if r["unit"] == "role" else f"seat {r['group']}'s"
     sig = "significant after Holm" if r["significant"] else "not significant after Holm"
     where = f"players {r['players']}, " if "players" in r else ""
+    what = compare_label(r["label"], r["baseline"])
+    if r.get("axis"):
+        where, what = "", axes.effect_label(r)
     return (
-        f"- {where}{compare_label(r['label'], r['baseline'])}: {who} win rate changes by "
+        f"- {where}{what}: {who} win rate changes by "
         f"{_pts(r['diff'])} points [{_pts(r['ci_low'])}, {_pts(r['ci_high'])}] "
         f"({r['method']}, p {wording.p_is(r['p_holm'])} Holm), {sig}"
     )
@@ -379,8 +440,14 @@ def _solo(r: dict) -> bool:
     return r["fair"] is None
 
 
-def _baseline_text(keys: pl.DataFrame) -> str:
+def _baseline_text(keys: pl.DataFrame, diff: pl.DataFrame | None = None) -> str:
     """The baseline, or with several player counts the baseline of each one."""
+    if diff is not None and "axis" in diff.columns:
+        return (
+            "Several settings are swept: each is read one at a time, the others held fixed "
+            "(each variant against the variant with the same player count and other values "
+            "and that setting's first value); player counts are never pooled."
+        )
     if not stats.several_player_counts(keys):
         return f"Baseline variant: {keys['label'][0]}."
     groups = keys.group_by("players_group", maintain_order=True).agg(
@@ -666,6 +733,10 @@ _CSV_FILES = [
     ("game_length.csv", "mean rounds and turns per variant"),
     ("end_reasons.csv", "how games end, per variant"),
     ("everybody_lost.csv", "games nobody won (a collective defeat) per variant, Wilson interval"),
+    (
+        "everybody_lost_differences.csv",
+        "the share of games nobody won, each variant minus its baseline (paired where possible)",
+    ),
     ("score_components.csv", "mean points of each scoring component"),
     ("decision_mix.csv", "mean decisions of each kind per game"),
     ("same_decisions.csv", "paired variants: games where the bots decided as in the baseline"),
@@ -678,7 +749,10 @@ _CAPTIONS = {
     "climbs or falls is what the parameter changes; flat lines it does not.",
     "win_by_role": "Win rate by {word}, one bar per variant with its 95% interval: bars far "
     "from the dashed fair-share line are the imbalance.",
-    "role_seat_heatmap": "Win rate by {word} and seat over all variants: a row or column much "
+    "everybody_lost_sweep": "Share of games nobody won (a shared defeat) against {param}, with its "
+    "95% band: a line that climbs is a game the parameter makes harder.",
+    "role_seat_heatmap": "Win rate by {word} and seat, one panel per player count: a row or "
+    "column much "
     "lighter or darker than the rest is a {word} or seat effect.",
     "win_by_seat": "Win rate by seat: a bar above the dashed fair-share line is a seat advantage.",
     "win_by_seat_sweep": "One line per seat against {param}, with its 95% band: lines apart are "
@@ -746,6 +820,25 @@ def _everybody_lost_lines(t: dict) -> list[str]:
         "1/players of the games someone won.",
         "",
     ]
+    diff = t.get("everybody_lost_differences")
+    if diff is not None and diff.height:
+        parts = []
+        for r in diff.iter_rows(named=True):
+            what = compare_label(r["label"], r["baseline"])
+            if r.get("axis"):
+                what = axes.effect_label(r)
+            parts.append(
+                f"{what}: {wording.pts_ci(r['diff'], r['ci_low'], r['ci_high'])}"
+                f" points ({r['method']}, p {wording.p_is(r['p_holm'])} Holm"
+                + (f", {wording.SIG}" if r["significant"] else "")
+                + ")"
+            )
+        lines[-1:-1] = [
+            "Change in the share of games nobody won, from the baseline, 95% interval: "
+            + "; ".join(parts)
+            + " (`everybody_lost_differences.csv`).",
+            "",
+        ]
     return lines
 
 
@@ -765,7 +858,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         *([*unfinished, ""] if unfinished else []),
         *([*stalemates, ""] if stalemates else []),
         f"Game `{'`, `'.join(game_ids)}`; bots: {bots}; {_count(info['games'].sum())} games; "
-        f"common random numbers: {paired}. {_baseline_text(t['keys'])}",
+        f"common random numbers: {paired}. {_baseline_text(t['keys'], diff)}",
         "",
         f"Win rates are wins per game played by that {word} or seat; a win shared by k players "
         "counts 1/k to each.",
@@ -808,6 +901,24 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
                 images=fig([sweep or "win_by_role", "role_seat_heatmap"]),
             )
         )
+    sides = t["win_by_role_side"]
+    if sides.height and sides["side"].n_unique() > 1:
+        both = sides.with_columns(
+            (pl.col("role") + pl.lit(", side ") + pl.col("side")).alias("role_side")
+        )
+        sections.append(
+            render.Section(
+                "sides",
+                f"{wording.plural(word).capitalize()} by side",
+                [
+                    f"Win rate by {word} and side. {rates_text} The side is chosen by the bot, "
+                    "not dealt: a side's rate mixes what the side is worth with when the bot "
+                    "picks it (selection bias), so a gap between sides is not a rule effect by "
+                    "itself."
+                ],
+                memo.rate_table(both, "role_side", str).rename(columns={"": f"{word}, side"}),
+            )
+        )
     sections.append(
         render.Section(
             "seats",
@@ -818,6 +929,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             ),
             images=fig(
                 ["win_by_seat_sweep" if _numeric(t["_seat_sweep"], param) else "win_by_seat"]
+                + ["everybody_lost_sweep"]
             ),
         )
     )
@@ -828,6 +940,8 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         methods = ", ".join(sorted(set(diff["method"])))
         if sig.height:
             bases = ", ".join(diff["baseline"].unique(maintain_order=True).to_list())
+            if "axis" in diff.columns:
+                bases = "one setting at a time, the others held fixed"
             text = [
                 f"Win-rate change from the baseline ({bases}) in points, 95% interval "
                 f"({methods}); {wording.SIG} significant after Holm over all {diff.height} "

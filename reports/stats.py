@@ -123,7 +123,7 @@ def seed_match_lazy(games: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame
     return (
         _compared_side(games, compared)
         .join(base_seeds, on=["base_order", "game"])
-        .group_by(KEY)
+        .group_by([*KEY, "base_order"])
         .agg(pl.len().alias("matched"), (pl.col("seed") == pl.col("seed_base")).sum().alias("same"))
     )
 
@@ -159,7 +159,7 @@ def paired_lazy(
     summary = (
         _compared_side(per, compared)
         .join(base_side, on=["base_order", "pair"])
-        .group_by([*KEY, group])
+        .group_by([*KEY, "base_order", group])
         .agg(
             pl.len().alias("n"),
             pl.col("win").mean().alias("rate"),
@@ -172,6 +172,73 @@ def paired_lazy(
         role = pl.col("code").replace_strict(list(range(len(roles))), roles, return_dtype=pl.String)
         return summary.with_columns(role.alias("role")).drop("code")
     return summary.rename({"code": "seat"})
+
+
+def lost_pairs_lazy(games: pl.LazyFrame, compared: pl.DataFrame) -> pl.LazyFrame:
+    """Per compared variant: paired per-game differences of "nobody won" (a collective
+    defeat) against its baseline, on the same game index (rows of a comparisons frame)."""
+    per = games.select(*KEY, "game", (pl.col("winners") == 0).cast(pl.Float64).alias("lost"))
+    base = _base_side(per, compared).select("base_order", "game", pl.col("lost").alias("lost_base"))
+    d = pl.col("lost") - pl.col("lost_base")
+    return (
+        _compared_side(per, compared)
+        .join(base, on=["base_order", "game"])
+        .group_by([*KEY, "base_order"])
+        .agg(
+            pl.len().alias("n"),
+            pl.col("lost").mean().alias("rate"),
+            pl.col("lost_base").mean().alias("rate_base"),
+            d.mean().alias("diff"),
+            d.std().alias("sd"),
+        )
+    )
+
+
+def lost_differences(
+    info: pl.DataFrame, compared: pl.DataFrame, paired: pl.DataFrame, pairs: pl.DataFrame
+) -> pl.DataFrame:
+    """The share of games nobody won, each variant minus its baseline (paired where the
+    comparison is in `paired`), Holm over the comparisons; empty when nobody ever lost."""
+    if not info.height or not (info["no_winner"] > 0).any():
+        return pl.DataFrame()
+    counts = {(r["run"], r["variant"]): r for r in info.iter_rows(named=True)}
+    by_pair = {(r["run"], r["variant"], r["base_order"]): r for r in pairs.iter_rows(named=True)}
+    ok = {(r["run"], r["variant"], r["base_order"]) for r in paired.iter_rows(named=True)}
+    extra = [c for c in ("axis", "stratum", "from", "to") if c in compared.columns]
+    rows = []
+    for key in compared.iter_rows(named=True):
+        k = (key["run"], key["variant"], key["base_order"])
+        v, b = counts.get(k[:2]), counts.get((key["base_run"], key["base_variant"]))
+        if v is None or b is None:
+            continue
+        common = {
+            "run": key["run"],
+            "variant": key["variant"],
+            "label": key["label"],
+            "baseline": key["base_label"],
+        } | {c: key[c] for c in extra}
+        pr = by_pair.get(k)
+        if k in ok and pr is not None and pr["n"] > 0:
+            rows.append(
+                common
+                | {"method": "paired", "n": pr["n"], "rate_baseline": pr["rate_base"]}
+                | {"rate": pr["rate"], "diff": pr["diff"], **_paired_row(pr)}
+            )
+        else:
+            rv, rb = v["no_winner"] / v["games"], b["no_winner"] / b["games"]
+            rows.append(
+                common
+                | {"method": "unpaired", "n": v["games"], "rate_baseline": rb, "rate": rv}
+                | {"diff": rv - rb}
+                | _unpaired_row(v["no_winner"], v["games"], b["no_winner"], b["games"])
+            )
+    if not rows:
+        return pl.DataFrame()
+    table = pl.DataFrame(rows)
+    adjusted, reject = holm(table["p_value"].to_numpy())
+    return table.with_columns(
+        pl.Series("p_holm", adjusted, pl.Float64), pl.Series("significant", reject, pl.Boolean)
+    )
 
 
 def score_quantiles_lazy(players: pl.LazyFrame, group: str) -> pl.LazyFrame:
@@ -394,21 +461,30 @@ def _difference_row(common: dict, r: dict, b: dict, pr: dict | None) -> dict:
 
 
 def differences(
-    tables: dict[str, pl.DataFrame], paired: dict[str, pl.DataFrame], keys: pl.DataFrame
+    tables: dict[str, pl.DataFrame],
+    paired: dict[str, pl.DataFrame],
+    keys: pl.DataFrame,
+    compared: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Every variant against the baseline of its player count, per role and for seat 0, Holm
     together (keys from `player_groups`; a baseline or a variant alone at its count: no rows).
 
     `tables` maps unit ("role", "seat") to its win table (seat: the seat 0 rows); `paired` maps
     unit to the summarised paired differences of the variants that used common random numbers.
-    With several player counts a `players` column names each row's player count.
+    With several player counts a `players` column names each row's player count. `compared`
+    replaces `comparisons(keys)` (reports/axes.py: one axis at a time); its extra columns
+    (axis, stratum, from, to) are kept on each row.
     """
-    compared = comparisons(keys)
+    extra = []
+    if compared is None:
+        compared = comparisons(keys)
+    else:
+        extra = [c for c in ("axis", "stratum", "from", "to") if c in compared.columns]
     rows = []
     for unit, table in tables.items():
         by_order = _rows_by_order(table, unit)
         pairs = {
-            (r["run"], r["variant"], r[unit]): r
+            (r["run"], r["variant"], r["base_order"], r[unit]): r
             for r in paired.get(unit, pl.DataFrame()).to_dicts()
         }
         for key in compared.iter_rows(named=True):
@@ -425,10 +501,14 @@ def differences(
                     "players": key["players"],
                     "unit": unit,
                     "group": str(group),
-                }
-                pr = pairs.get((key["run"], key["variant"], group))
+                } | {c: key[c] for c in extra}
+                pr = pairs.get((key["run"], key["variant"], key["base_order"], group))
                 rows.append(_difference_row(common, r, b, pr))
-    return _holm_family(pl.DataFrame(rows, schema=_DIFF_SCHEMA), keys)
+    schema = _DIFF_SCHEMA | {c: pl.String for c in extra}
+    table = pl.DataFrame(rows, schema=schema)
+    if extra:
+        table = table.select(*[c for c in schema if c not in extra], *extra)
+    return _holm_family(table, keys)
 
 
 def _holm_family(tests: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:

@@ -12,6 +12,7 @@ is won when the score reaches `SOLO_TARGET`, as in a solo game against a target 
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -65,7 +66,18 @@ def _outcome(score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _chunk(
-    vid: str, start: int, n: int, players: int, seed: int, stream: int, rig_role, caps: int
+    vid: str,
+    start: int,
+    n: int,
+    players: int,
+    seed: int,
+    stream: int,
+    rig_role,
+    caps: int,
+    boost: tuple[str, int] | None = None,
+    bot: str = "greedy",
+    lost: int = 0,
+    sides: bool = False,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """One chunk of games [start, start + n) of one variant, as (games, players) frames."""
     rng = np.random.default_rng([seed, stream, start])
@@ -76,13 +88,21 @@ def _chunk(
     turns = rounds * players + rng.integers(0, players, n)
     if rig_role is not None:
         score = score + 1000 * (deal == ROLES.index(rig_role))
+    if boost is not None:
+        score = score + boost[1] * (deal == ROLES.index(boost[0]))
     reason = np.full(n, "supply_exhausted", dtype=object)
     index = np.arange(start, start + n)
     capped = index < caps
     score[capped] = 0
     reason[capped] = "turn_cap"
     rank, win, winners = _outcome(score)
+    defeat = index < lost  # a shared defeat: nobody wins
+    win[defeat], winners[defeat] = 0.0, 0
+    reason[defeat] = "defeat"
     vp = rng.integers(0, score + 1)
+    side = None
+    if sides:  # drawn last: the other columns do not change
+        side = np.where(rng.random(n * players) < 0.5, "A", "B").astype(object)
     game_seed = (np.uint64(seed) * np.uint64(1_000_003) + index.astype(np.uint64)) ^ np.uint64(
         stream
     )
@@ -104,9 +124,9 @@ def _chunk(
             "variant": vid,
             "game": np.repeat(index, players),
             "seat": np.tile(np.arange(players), n),
-            "strategy": "greedy",
+            "strategy": bot,
             "role": np.asarray(ROLES, dtype=object)[deal.ravel()],
-            "side": None,
+            "side": side,
             "score": score.ravel(),
             "rank": rank.ravel(),
             "win": win.ravel(),
@@ -131,18 +151,38 @@ def write_run(
     name: str = "synthetic",
     param: str = "romans_in_play",
     chunk_games: int = 100_000,
+    grid: dict | None = None,
+    boost: dict | None = None,
+    bot: str = "greedy",
+    lost: dict | None = None,
+    sides: bool = False,
 ) -> Path:
     """Write a synthetic run directory with one variant per value of `param`; return its path.
 
     `players` is one count for all variants or one per value; `rig` maps a variant index to a
     role that then wins every game it is in; `caps` maps a variant index to a number of games
     (its first ones) that end by `turn_cap` with all scores 0.
+
+    `grid` sweeps several axes at once, as a config in grid mode does: {axis: values}, one
+    variant per combination (in `itertools.product` order); the axis `players` sets each
+    variant's player count, every other axis is a games-table column. `boost` maps a variant
+    index to (role, points) added to that role's score in that variant: a known effect. `bot` is
+    the bot every seat plays (its name only: the scores do not depend on it). `lost` maps a
+    variant index to a number of games (its first ones) that end in a shared defeat (nobody
+    wins, ``winners`` 0, end reason ``defeat``). `sides` deals each player a side A or B.
     """
-    rig, caps = rig or {}, caps or {}
-    counts = [players] * len(values) if isinstance(players, int) else list(players)
+    rig, caps, boost, lost = rig or {}, caps or {}, boost or {}, lost or {}
+    if grid:
+        combos = [dict(zip(grid, row, strict=True)) for row in itertools.product(*grid.values())]
+        values = list(range(len(combos)))
+        counts = [c.get("players", players) for c in combos]
+    else:
+        combos = [{param: v} for v in values]
+        counts = [players] * len(values) if isinstance(players, int) else list(players)
+    axes = list(grid) if grid else [param]
     path = Path(path)
     variants = []
-    for i, value in enumerate(values):
+    for i in range(len(combos)):
         vid = f"v{i}"
         for table in ("games", "players"):
             (path / table / f"variant={vid}").mkdir(parents=True, exist_ok=True)
@@ -150,24 +190,36 @@ def write_run(
         for start in range(0, games, chunk_games):
             n = min(chunk_games, games - start)
             stream = 0 if paired else i + 1
-            g, p = _chunk(vid, start, n, counts[i], seed, stream, rig.get(i), caps.get(i, 0))
-            part = f"part-{start:012d}-{n}.parquet"
-            g.with_columns(pl.lit(value, pl.Int64).alias(param)).write_parquet(
-                path / "games" / f"variant={vid}" / part
+            g, p = _chunk(
+                vid,
+                start,
+                n,
+                counts[i],
+                seed,
+                stream,
+                rig.get(i),
+                caps.get(i, 0),
+                boost.get(i),
+                bot,
+                lost.get(i, 0),
+                sides,
             )
+            part = f"part-{start:012d}-{n}.parquet"
+            cols = [pl.lit(v, pl.Int64).alias(k) for k, v in combos[i].items() if k != "players"]
+            g.with_columns(cols).write_parquet(path / "games" / f"variant={vid}" / part)
             p.write_parquet(path / "players" / f"variant={vid}" / part)
             chunks.append([start, n])
         variants.append(
             {
                 "id": vid,
-                "label": f"{param}={value}",
+                "label": ",".join(f"{k}={v}" for k, v in combos[i].items()),
                 "setup": {
                     "players": counts[i],
-                    "bots": ["greedy"] * counts[i],
+                    "bots": [bot] * counts[i],
                     "roles": "random",
                 },
-                "swept": {param: value},
-                "columns": [param],
+                "swept": combos[i],
+                "columns": [k for k in combos[i] if k != "players"],
                 "variant_key": i,
                 "games_planned": games,
                 "games_done": games,
@@ -181,7 +233,7 @@ def write_run(
         "seed": seed,
         "paired": paired,
         "games_per_variant": games,
-        "swept": [param],
+        "swept": axes,
         "status": "complete",
         "variants": variants,
     }

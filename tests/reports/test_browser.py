@@ -1,9 +1,11 @@
 """The report of a small run, opened in a real browser: Debian's headless chromium, driven by
 playwright (never `playwright install`: `make test` installs the Debian package when absent).
 
-At a desktop and a phone width the page must not scroll sideways, every image must load, the
-console must stay clean, the headline must be the first text after the title, and the text
-must hold no raw Markdown and no float with more than four significant digits. A screenshot of
+At a desktop and a phone width the page must not scroll sideways, no table and no image may be
+wider than its box, every table cell must lie inside its box and the window once its row is
+scrolled into view, every image must load, the console must stay clean, the headline must be
+the first text after the title, and the text must hold no raw Markdown and no float with more
+than four significant digits. A screenshot of
 each width is written next to the report (the test's tmp dir) for a reviewer to look at.
 """
 
@@ -39,6 +41,36 @@ def chromium() -> str:
     )
 
 
+# every table's and image's width against its box, and every table cell once its row is
+# scrolled into view: inside its table's box and the window, and not clipped
+MEASURE = """() => {
+  const out = {tables: [], images: [], hidden: [], cells: 0};
+  const name = (el) => (el.closest('section') || {}).id || '?';
+  for (const t of document.querySelectorAll('table.data')) {
+    const box = t.parentElement;
+    out.tables.push([name(t), t.getBoundingClientRect().width, box.clientWidth]);
+  }
+  for (const i of document.images) {
+    const box = i.closest('figure') || i.parentElement;
+    out.images.push([i.alt, i.getBoundingClientRect().width, box.clientWidth]);
+  }
+  for (const tr of document.querySelectorAll('table.data tbody tr')) {
+    tr.scrollIntoView({block: 'center'});
+    const box = tr.closest('table').parentElement.getBoundingClientRect();
+    for (const td of tr.querySelectorAll('td')) {
+      out.cells += 1;
+      const r = td.getBoundingClientRect();
+      const seen = r.width > 0 && r.height > 0 && r.left >= Math.max(0, box.left) - 0.5
+        && r.right <= Math.min(window.innerWidth, box.right) + 0.5
+        && td.scrollWidth <= td.clientWidth + 1;
+      if (!seen) out.hidden.push([name(td), td.innerText, Math.round(r.left), Math.round(r.right)]);
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
 def significant_digits(number: str) -> int:
     mantissa = number.lower().split("e")[0].replace(".", "").lstrip("0")
     return len(mantissa)
@@ -46,10 +78,10 @@ def significant_digits(number: str) -> int:
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """A sweep of four variants with a rigged role and capped games: flags, tables, plots."""
+    """A sweep of six variants with a rigged role and capped games: flags, wide tables, plots."""
     root = tmp_path_factory.mktemp("browser")
     run = write_run(
-        root / "run", games=1500, values=(10, 11, 12, 13), rig={2: "trusted"}, caps={1: 5}
+        root / "run", games=1500, values=(10, 11, 12, 13, 14, 15), rig={2: "trusted"}, caps={1: 5}
     )
     return make_report([run], root / "report")
 
@@ -75,6 +107,7 @@ def test_report_reads_well_in_a_browser(report, width, height):
                 "document.querySelector('h1').nextElementSibling.innerText.trim()"
             )
             text = page.inner_text("body")
+            boxes = page.evaluate(MEASURE)
             page.screenshot(path=str(report / f"screenshot-{width}x{height}.png"))
             page.screenshot(
                 path=str(report / f"screenshot-{width}x{height}-full.png"), full_page=True
@@ -84,6 +117,12 @@ def test_report_reads_well_in_a_browser(report, width, height):
 
     assert scroll_width == viewport == width, f"the page scrolls sideways: {scroll_width} px"
     assert len(images) >= 8 and all(ok for _, ok in images), images
+    assert len(boxes["tables"]) >= 4 and boxes["cells"] > 100, boxes
+    wide = [x for x in boxes["tables"] if x[1] > x[2] + 0.5]
+    assert not wide, f"tables wider than their box (name, width, box): {wide}"
+    wide = [x for x in boxes["images"] if x[1] > x[2] + 0.5]
+    assert not wide, f"images wider than their box (name, width, box): {wide}"
+    assert not boxes["hidden"], f"cells out of sight once their row is in view: {boxes['hidden']}"
     assert not errors, errors
     headline = (report / "summary.md").read_text().split("\n\n")[1].strip()
     assert first == headline
