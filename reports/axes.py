@@ -18,7 +18,8 @@ import json
 
 import polars as pl
 
-from reports.load import KEY, Run
+# reports.load imports this module (variant labels), so nothing is imported back from it.
+KEY = ["run", "variant"]  # as reports.load.KEY: a (run, variant) pair names a variant
 
 PLAYERS = "players"
 
@@ -41,7 +42,7 @@ def _flat_setup(v: dict) -> dict:
     return out
 
 
-def variant_values(runs: list[Run]) -> dict[tuple[str, str], dict]:
+def variant_values(runs: list) -> dict[tuple[str, str], dict]:
     """{(run, variant): its swept values} from the manifests.
 
     With several runs, a variant's values are every setting of its setup (players, bots, roles,

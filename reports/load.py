@@ -195,7 +195,7 @@ def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
     manifest's variant label (e.g. `romans_in_play=11`), prefixed by the run name when several
     runs are compared; `order` 0 is the baseline every other variant is compared with.
     """
-    from reports.axes import swept_words, variant_values  # (axes imports this module)
+    from reports.axes import swept_words, variant_values
 
     values = variant_values(runs)
     rows = []

@@ -114,3 +114,10 @@ def test_plots_have_one_panel_per_stratum(grid):
     # sweep plots (roles, seats): one panel per player count, each with that count's variants
     strata = [sorted(set(t["stratum"])) for t in calls["panels"]]
     assert strata == [["3 players"], ["4 players"]] * 2
+
+
+def test_axes_and_load_name_variants_alike():
+    """reports.axes keeps its own copy of the (run, variant) key: load imports axes."""
+    from reports import axes, load
+
+    assert axes.KEY == load.KEY
