@@ -20,7 +20,14 @@ from sim.core.cli_options import Folder
     is_flag=True,
     help="Report a run that was killed or is still running (default: refuse it).",
 )
-def report_cmd(run_dirs, out, partial):
+@click.option(
+    "--challenge",
+    "challenges",
+    multiple=True,
+    type=click.Path(),
+    help="A `menhir challenge` folder whose verdicts the report adds (repeatable).",
+)
+def report_cmd(run_dirs, out, partial, challenges):
     """Write report.html, summary.md, PNG plots and CSV tables for run directories."""
     from experiments.interrupts import exit_code, how, sigterm_raises
     from experiments.write_errors import WriteFailed, write_error
@@ -45,7 +52,7 @@ def report_cmd(run_dirs, out, partial):
                 )
             click.echo(f"menhir: warning: {what}; the report covers these games only", err=True)
         with sigterm_raises():
-            path = make_report(run_dirs, out, partial)
+            path = make_report(run_dirs, out, partial, challenges)
     except ReportError as exc:
         raise MenhirError(str(exc)) from None
     except Exception as exc:  # a read-only or full disk, a folder without write permission

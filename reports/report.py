@@ -37,17 +37,24 @@ def _collect(frames: list[pl.LazyFrame], runs: list[Run]) -> list[pl.DataFrame]:
         raise ReportError(f"{where}: unreadable parquet ({first})") from None
 
 
-def make_report(run_dirs, out=None, partial: bool = False) -> Path:
+def make_report(run_dirs, out=None, partial: bool = False, challenges=()) -> Path:
     """Write the report of one or more run directories; return the report directory.
 
     Only the chunks each manifest lists are read; ``partial`` reports the listed chunks that
-    exist instead of refusing a run whose files disagree with its manifest.
+    exist instead of refusing a run whose files disagree with its manifest. ``challenges``:
+    folders of `menhir challenge` whose verdicts the report adds ("Would a better player
+    change it?", challenges.csv).
     """
     run_dirs = [Path(d) for d in run_dirs]
     out = Path(out) if out else run_dirs[0] / "report"
     check_out_dir(out, run_dirs)
     runs = load_runs(run_dirs, partial)
     tables = analyse(runs)
+    if challenges:
+        from reports.challenges import read_challenges
+
+        game = str(runs[0].manifest.get("game"))
+        tables["challenges"] = read_challenges(challenges, game)
     return write_atomically(out, run_dirs, lambda tmp: _write(runs, tables, tmp))
 
 
@@ -1007,6 +1014,12 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     skill = _skill_lines(t)
     if skill:
         sections.append(render.Section("skill", skill[0][3:], skill[2:]))
+    if "challenges" in t:
+        from reports.challenges import section_lines
+
+        tried = section_lines(t["challenges"])
+        if tried:
+            sections.append(render.Section("challenges", tried[0][3:], tried[2:]))
     sections.append(
         render.Section("scores", "Scores", images=fig(["score_distribution", "score_components"]))
     )

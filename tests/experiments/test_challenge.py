@@ -240,3 +240,27 @@ def test_a_killed_challenge_resumes_to_the_same_trials(tmp_path):
     experiments.challenge(cfg, out, target="green", jobs=1, progress=False, resume=True)
     assert _trials(out).equals(_trials(whole))
     assert _result(out, "green")["verdict"] == _result(whole, "green")["verdict"]
+
+
+def test_the_report_adds_would_a_better_player_change_it(bots_fault, tmp_path):
+    """`menhir report RUN --challenge DIR`: the verdicts beside the findings (issue 38, item 4);
+    a challenge of another game is refused in one line."""
+    cfg = _config(players=3, bots="greedy:edge=0", roles="random", params={"bonus": 2})
+    cfg.pop("challenge")
+    run = experiments.run(cfg | {"games": 300}, tmp_path / "run", jobs=1, progress=False)
+    args = ["report", str(run), "--challenge", str(bots_fault), "--out", str(tmp_path / "rep")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    summary = (tmp_path / "rep" / "summary.md").read_text()
+    assert "## Would a better player change it?" in summary
+    assert "- **green**: " in summary and "the finding is the bot's" in summary
+    assert "Would a better player change it?" in (tmp_path / "rep" / "report.html").read_text()
+    table = pl.read_csv(tmp_path / "rep" / "challenges.csv")
+    assert table["target"].to_list() == ["green"] and table["holds"].to_list() == [False]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "challenge.json").write_text(json.dumps({"game": "celtica", "targets": {}}))
+    args = ["report", str(run), "--challenge", str(other), "--out", str(tmp_path / "rep2")]
+    bad = CliRunner().invoke(cli, args)
+    assert bad.exit_code == 2 and "a challenge of celtica" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1 and not (tmp_path / "rep2").exists()
