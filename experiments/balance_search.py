@@ -50,8 +50,6 @@ import copy
 import json
 import math
 import os
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +60,7 @@ import polars as pl
 
 from experiments.config import ConfigError, UserError, fail, parse_config, read_toml
 from experiments.sweep import Variant, expand
+from experiments.workdir import open_folder, write_json
 from sim.core.gamedata import DataError, get_value
 from sim.core.registry import GAME_MODULES
 
@@ -1026,9 +1025,9 @@ def _balance(bc, out, jobs, backend, scheduler, progress) -> Path:
         "trials": trials.height,
         "seconds": round(time.perf_counter() - start, 1),
     }
-    _write_json(out / "recommendation.json", rec)
+    write_json(out / "recommendation.json", rec)
     state = json.loads((out / STATE).read_text())
-    _write_json(out / STATE, state | {"status": "complete"})
+    write_json(out / STATE, state | {"status": "complete"})
     from reports.balance_report import write_balance_report
 
     write_balance_report(bc, out, trials, rec)
@@ -1070,51 +1069,10 @@ def _absolute_files(raw: dict, base: Path) -> dict:
 
 
 def _prepare(bc: BalanceConfig, out: Path, resume: bool) -> int:
-    """Create (or reopen, with ``resume``) the balance folder and lock it; return the lock.
-
-    Like a run directory, the folder is built as a hidden sibling and renamed into place, and
-    the process that writes it holds an exclusive ``flock`` on its ``.lock`` until it exits, so
-    a second search or resume of the same folder stops with one line instead of writing beside
-    the first.
-    """
-    from experiments.store import holder_pid, run_holding, take_lock
-
-    state_path = out / STATE
-    if resume:
-        if not state_path.is_file():
-            raise UserError(f"{out}: no balance search to resume (no {STATE})")
-        try:
-            lock = take_lock(out)
-        except OSError as exc:
-            raise UserError(f"{out}: cannot lock the balance folder ({exc.strerror})") from None
-        if lock is None:
-            raise UserError(
-                f"{out}: in use by another menhir balance (pid {holder_pid(out)}); "
-                "wait for it to end, or stop it, then --resume"
-            )
-        state = json.loads(state_path.read_text())
-        if state.get("config") != json.loads(json.dumps(bc.raw)):
-            os.close(lock)
-            raise UserError(f"{bc.source}: differs from the config of the search in {out}")
-        return lock
-    if out.exists() or out.is_symlink():
-        raise UserError(f"{out}: exists; choose another --out, or --resume a killed search")
-    holder = run_holding(out.resolve().parent)
-    if holder is not None:
-        raise UserError(f"{out}: inside the run directory {holder}; choose an --out outside it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    try:
-        lock = take_lock(tmp)
-        _write_json(tmp / STATE, {"config": bc.raw, "source": bc.source, "status": "running"})
-        os.rename(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return lock
-
-
-def _write_json(path: Path, value: dict) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(value, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+    """Create (or reopen, with ``resume``) the balance folder and lock it; return the lock."""
+    state = {"config": bc.raw, "source": bc.source, "status": "running"}
+    return open_folder(
+        out, STATE, state, resume, "balance",
+        same=lambda old: old.get("config") == json.loads(json.dumps(bc.raw)),
+        differs=f"{bc.source}: differs from the config of the search in {out}",
+    )  # fmt: skip

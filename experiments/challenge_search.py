@@ -80,6 +80,7 @@ import polars as pl
 from experiments.balance_search import _absolute_files, confirm_seed, wilson
 from experiments.config import UserError, fail, parse_config, read_toml
 from experiments.sweep import expand
+from experiments.workdir import open_folder, write_json
 from sim.core.registry import GAME_MODULES, BotSpec, Setup, get_game
 
 CHALLENGE_KEYS = (
@@ -781,7 +782,6 @@ def challenge(
     The folder holds ``challenge.json``, ``trials.parquet`` and ``confirm/`` (runs)."""
     from experiments.backends import make_backend
     from experiments.progress import Progress
-    from experiments.store import holder_pid, take_lock
 
     if (target is None) == (not all_targets):
         raise UserError("give --target ROLE or --all (one of them)")
@@ -790,10 +790,7 @@ def challenge(
     targets = [replace(t, flagged_only=all_targets) for t in targets]
     name = cc.base.get("name") or Path(str(config)).stem or "challenge"
     out = Path(out) if out is not None else Path("runs") / f"{name}-challenge"
-    _prepare(cc, out, resume, [t.text for t in targets])
-    lock = take_lock(out)
-    if lock is None:
-        raise UserError(f"{out}: in use by another menhir challenge (pid {holder_pid(out)})")
+    lock = _prepare(cc, out, resume, [t.text for t in targets])
     start = time.perf_counter()
     options = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "progress": progress}
     bar = Progress(cc.budget_games * len(targets), 0, enabled=progress)
@@ -830,9 +827,9 @@ def challenge(
             "games_confirm": sum(r.get("confirm_games_played", 0) for r in results.values()),
             "seconds": round(time.perf_counter() - start, 1),
         }
-        _write_json(out / RESULT, record)
+        write_json(out / RESULT, record)
         state = json.loads((out / STATE).read_text())
-        _write_json(out / STATE, state | {"status": "complete"})
+        write_json(out / STATE, state | {"status": "complete"})
     finally:
         bar.close()
         os.close(lock)
@@ -891,25 +888,12 @@ def _conclude(cc, t, rows, out: Path, many: bool, options) -> dict:
     }
 
 
-def _prepare(cc: ChallengeConfig, out: Path, resume: bool, targets: list[str]) -> None:
-    state_path = out / STATE
-    if resume:
-        if not state_path.is_file():
-            raise UserError(f"{out}: no challenge to resume (no {STATE})")
-        state = json.loads(state_path.read_text())
-        if state.get("config") != json.loads(json.dumps(cc.raw)) or state["targets"] != targets:
-            raise UserError(f"{cc.source}: differs from the challenge in {out} (config or targets)")
-        return
-    if out.exists():
-        raise UserError(f"{out}: exists; choose another --out, or --resume a killed challenge")
-    tmp = out.with_name(f".{out.name}.partial")
-    tmp.mkdir(parents=True, exist_ok=True)
-    _write_json(tmp / STATE, {"config": cc.raw, "source": cc.source, "targets": targets,
-                              "status": "running"})  # fmt: skip
-    os.replace(tmp, out)
-
-
-def _write_json(path: Path, value: dict) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(value, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+def _prepare(cc: ChallengeConfig, out: Path, resume: bool, targets: list[str]) -> int:
+    """Create (or reopen, with ``resume``) the challenge folder and lock it; return the lock."""
+    state = {"config": cc.raw, "source": cc.source, "targets": targets, "status": "running"}
+    return open_folder(
+        out, STATE, state, resume, "challenge",
+        same=lambda old: old.get("config") == json.loads(json.dumps(cc.raw))
+        and old.get("targets") == targets,
+        differs=f"{cc.source}: differs from the challenge in {out} (config or targets)",
+    )  # fmt: skip

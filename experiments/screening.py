@@ -74,6 +74,7 @@ import polars as pl
 
 from experiments.config import UserError, fail, parse_config, read_toml
 from experiments.sweep import expand
+from experiments.workdir import open_folder, write_json
 from sim.core.registry import GAME_MODULES, get_game
 
 SCREEN_KEYS = (
@@ -843,17 +844,10 @@ def screen(
     """Morris on every lever, Sobol on the top ones, report; return the screen directory."""
     from experiments.backends import make_backend
     from experiments.progress import Progress
-    from experiments.store import holder_pid, take_lock
 
     sc = load_screen(config, progress=progress)
     out = Path(out) if out is not None else Path("runs") / f"{sc.base.get('name') or 'screen'}"
-    _prepare(sc, out, resume)
-    lock = take_lock(out)
-    if lock is None:
-        raise UserError(
-            f"{out}: in use by another menhir screen (pid {holder_pid(out)}); wait for it to end, "
-            "or stop it, then --resume"
-        )
+    lock = _prepare(sc, out, resume)
     try:
         return _screen(sc, out, jobs, backend, scheduler, progress, Progress, make_backend)
     finally:
@@ -907,7 +901,7 @@ def _screen(sc, out, jobs, backend, scheduler, progress, progress_cls, make_back
         "seconds": round(time.perf_counter() - start, 1),
     }
     state = json.loads((out / STATE).read_text())
-    _write_json(out / STATE, state | {"status": "complete", "summary": summary})
+    write_json(out / STATE, state | {"status": "complete", "summary": summary})
     from reports.screen_report import write_screen_report
 
     write_screen_report(sc, out, morris_table, sobol_table, summary)
@@ -991,24 +985,11 @@ def _write_csv(frame: pl.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _prepare(sc: ScreenConfig, out: Path, resume: bool) -> None:
-    state_path = out / STATE
-    if resume:
-        if not state_path.is_file():
-            raise UserError(f"{out}: no screen to resume (no {STATE}); start it without --resume")
-        state = json.loads(state_path.read_text())
-        if state.get("config") != json.loads(json.dumps(sc.raw)):
-            raise UserError(f"{sc.source}: differs from the config of the screen in {out}")
-        return
-    if out.exists():
-        raise UserError(f"{out}: exists; choose another --out, or --resume a killed screen")
-    tmp = out.with_name(f".{out.name}.partial")
-    tmp.mkdir(parents=True, exist_ok=True)
-    _write_json(tmp / STATE, {"config": sc.raw, "source": sc.source, "status": "running"})
-    os.replace(tmp, out)
-
-
-def _write_json(path: Path, value: dict) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(value, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+def _prepare(sc: ScreenConfig, out: Path, resume: bool) -> int:
+    """Create (or reopen, with ``resume``) the screen folder and lock it; return the lock."""
+    state = {"config": sc.raw, "source": sc.source, "status": "running"}
+    return open_folder(
+        out, STATE, state, resume, "screen",
+        same=lambda old: old.get("config") == json.loads(json.dumps(sc.raw)),
+        differs=f"{sc.source}: differs from the config of the screen in {out}",
+    )  # fmt: skip
