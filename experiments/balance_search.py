@@ -58,9 +58,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from experiments.config import ConfigError, UserError, fail, parse_config, read_toml
+from experiments.config import ConfigError, UserError, fail, parse_config
 from experiments.sweep import Variant, expand
-from experiments.workdir import open_folder, write_json
+from experiments.workdir import TRIALS, config_source, open_folder, read_trials, write_json
 from sim.core.gamedata import DataError, get_value
 from sim.core.registry import GAME_MODULES
 
@@ -87,7 +87,7 @@ BALANCE_KEYS = (
     "max_trials",
     "confirm_games",
 )
-TRIALS = "trials.parquet"
+
 STATE = "balance.json"
 CONFIRM = "confirm"
 
@@ -185,10 +185,7 @@ class BalanceConfig:
 
 def load_balance(config: str | Path | dict) -> BalanceConfig:
     """Read and check a balance config; every problem is a one-line ConfigError."""
-    if isinstance(config, dict):
-        source, raw, stem = "<config>", copy.deepcopy(config), None
-    else:
-        source, raw, stem = str(config), read_toml(config), Path(config).stem
+    source, raw, stem = config_source(config)
     table = raw.get("balance")
     if not isinstance(table, dict):
         raise fail(source, "balance", "missing: a [balance] table with target, tolerance, levers")
@@ -587,7 +584,7 @@ def search(bc: BalanceConfig, out: Path, executor, progress=None) -> pl.DataFram
     printed = _printed(bc)
     if printed is not None:
         study.enqueue_trial(printed)
-    done = _read_trials(out)
+    done = read_trials(out)
     rows = list(done.iter_rows(named=True)) if done is not None else []
     for row in rows:  # replay: the seeded sampler proposes the same values again
         trial = study.ask(dists)
@@ -719,16 +716,6 @@ def _write_trials(out: Path, rows: list[dict]) -> None:
     tmp = out / f".{TRIALS}.tmp"
     _frame(rows).write_parquet(tmp)
     os.replace(tmp, out / TRIALS)
-
-
-def _read_trials(out: Path) -> pl.DataFrame | None:
-    path = out / TRIALS
-    if not path.exists():
-        return None
-    try:
-        return pl.read_parquet(path)
-    except Exception:
-        raise UserError(f"{path}: corrupt trials table; start a new --out") from None
 
 
 def recommend(bc: BalanceConfig, trials: pl.DataFrame) -> dict:

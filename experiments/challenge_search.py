@@ -78,9 +78,9 @@ import numpy as np
 import polars as pl
 
 from experiments.balance_search import _absolute_files, confirm_seed, wilson
-from experiments.config import UserError, fail, parse_config, read_toml
+from experiments.config import UserError, fail, parse_config
 from experiments.sweep import expand
-from experiments.workdir import open_folder, write_json
+from experiments.workdir import TRIALS, config_source, open_folder, read_trials, write_json
 from sim.core.registry import GAME_MODULES, BotSpec, Setup, get_game
 
 CHALLENGE_KEYS = (
@@ -93,7 +93,7 @@ CHALLENGE_KEYS = (
     "tune",
     "ranges",
 )
-TRIALS = "trials.parquet"
+
 STATE = "state.json"
 RESULT = "challenge.json"
 DEALS = "deals"
@@ -164,10 +164,7 @@ class ChallengeConfig:
 
 def load_challenge(config: str | Path | dict) -> ChallengeConfig:
     """Read and check a challenge config; every problem is a one-line ConfigError."""
-    if isinstance(config, dict):
-        source, raw, stem = "<config>", copy.deepcopy(config), None
-    else:
-        source, raw, stem = str(config), read_toml(config), Path(config).stem
+    source, raw, stem = config_source(config)
     table = raw.get("challenge", {})
     if not isinstance(table, dict):
         raise fail(source, "challenge", "a table ([challenge]) of search settings")
@@ -591,7 +588,7 @@ def _race(cc, ev: Evaluator, weak: bool, values: dict, best, budget_left) -> tup
 
 def _flush(out: Path, target: Target, rows: list[dict]) -> None:
     """Write every target's rows (those of other targets as last read)."""
-    table = _read_trials(out)
+    table = read_trials(out)
     others = [] if table is None else [r for r in table.iter_rows(named=True)
                                        if r["target"] != target.text]  # fmt: skip
     frame = pl.DataFrame([*others, *rows], schema=_SCHEMA)
@@ -618,16 +615,6 @@ _SCHEMA = {
     "games_total": pl.Int64,
     "games_spent": pl.Int64,
 }
-
-
-def _read_trials(out: Path) -> pl.DataFrame | None:
-    path = out / TRIALS
-    if not path.exists():
-        return None
-    try:
-        return pl.read_parquet(path)
-    except Exception:
-        raise UserError(f"{path}: corrupt trials table; start a new --out") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -795,7 +782,7 @@ def challenge(
     options = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "progress": progress}
     bar = Progress(cc.budget_games * len(targets), 0, enabled=progress)
     try:
-        table = _read_trials(out)
+        table = read_trials(out)
         results = {}
 
         def tick(t, row, games):

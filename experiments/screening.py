@@ -72,9 +72,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from experiments.config import UserError, fail, parse_config, read_toml
+from experiments.config import UserError, fail, parse_config
 from experiments.sweep import expand
-from experiments.workdir import open_folder, write_json
+from experiments.workdir import config_source, open_folder, write_json
 from sim.core.registry import GAME_MODULES, get_game
 
 SCREEN_KEYS = (
@@ -208,10 +208,7 @@ def load_screen(
     ``check`` tries each range's ends through the game (clipping them); without it the ranges
     are the bands as written (quick, for listing).
     """
-    if isinstance(config, dict):
-        source, raw, stem = "<config>", copy.deepcopy(config), None
-    else:
-        source, raw, stem = str(config), read_toml(config), Path(config).stem
+    source, raw, stem = config_source(config)
     table = raw.get("screen", {})
     if not isinstance(table, dict):
         raise fail(source, "screen", "a [screen] table")

@@ -9,6 +9,7 @@ second command on the same folder stops with one line naming the first one's pid
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -17,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from experiments.config_types import UserError
+
+TRIALS = "trials.parquet"
 
 
 def write_json(path: Path, value: dict) -> None:
@@ -76,3 +79,25 @@ def open_folder(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return lock
+
+
+def config_source(config) -> tuple[str, dict, str | None]:
+    """(source, raw, stem) of a config given as a TOML path or a parsed mapping (copied)."""
+    from experiments.config import read_toml
+
+    if isinstance(config, dict):
+        return "<config>", copy.deepcopy(config), None
+    return str(config), read_toml(config), Path(config).stem
+
+
+def read_trials(out: Path):
+    """The trials table of a command's folder (None before the first trial); one line if corrupt."""
+    import polars as pl
+
+    path = Path(out) / TRIALS
+    if not path.exists():
+        return None
+    try:
+        return pl.read_parquet(path)
+    except Exception:
+        raise UserError(f"{path}: corrupt trials table; start a new --out") from None
