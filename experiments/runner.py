@@ -32,6 +32,7 @@ import numpy as np
 import polars as pl
 
 from experiments.backends import guard_worker, make_backend
+from experiments.compile_notice import compile_notice
 from experiments.config import MAX_VARIANTS, ExperimentConfig, UserError, load_config, read_toml
 from experiments.interrupts import Terminated
 from experiments.progress import Clock, Progress
@@ -610,8 +611,8 @@ def run_experiment(
         if not resume:
             RunStore.check_absent(out)
         variants = expand(cfg, max_variants)
-        announce_compile(cfg.game, progress)
-        probe(cfg, variants)
+        with compile_notice(cfg.game, [v.setup for v in variants], progress):
+            probe(cfg, variants)
     except KeyboardInterrupt:
         raise RunInterrupted("interrupted", None) from None
     try:
@@ -690,21 +691,6 @@ def _progress_totals(manifest: dict) -> tuple[int, int]:
     total = sum(e["games_planned"] for e in entries)
     done = sum(e["games_planned"] if e["stop_reason"] else e["games_done"] for e in entries)
     return total, done
-
-
-def announce_compile(game: str, progress: bool | None) -> None:
-    """Say so on stderr when the game's kernels are not compiled yet on this machine."""
-    from sim import numba_cache
-
-    compiled_game = GAME_MODULES.get(game, "").startswith("sim.games.")  # numba kernels
-    if progress is False or not compiled_game or numba_cache.is_compiled(game):
-        return
-    print(
-        f"menhir: compiling the {game} kernels (once per machine and code version, "
-        "about a minute)...",
-        file=sys.stderr,
-        flush=True,
-    )
 
 
 def probe(cfg: ExperimentConfig, variants: list[Variant]) -> None:

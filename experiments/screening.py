@@ -246,9 +246,9 @@ def load_screen(
     levers, notes, zeros = [], list(skipped), []
     probe = _Prober(base, source, cfg.seed) if check else None
     if check:  # the probes play: say so when the game's kernels compile first
-        from experiments.runner import announce_compile
+        from experiments.compile_notice import announce
 
-        announce_compile(cfg.game, progress)
+        announce(cfg.game, [setup], progress)
     for name, section, printed in names:
         spec, key = _range_for(name, ranges)
         if key is not None:

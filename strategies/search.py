@@ -100,6 +100,17 @@ from sim.core.rng import mix64, randint, seed_stream
 
 SEARCH_CODE = 2
 
+
+def chunk_loop(codes, every_bot, plain):
+    """The chunk loop for seats with these bot ``codes``: ``plain`` (built on the game's
+    ``choose_plain``, compiled without the search) unless a seat searches.
+
+    numba caches neither a kernel that takes the bot dispatch as an argument nor a closure, so
+    each game keeps two copies of its short chunk loop; a greedy or random run then never pays
+    for compiling the search (issue 42)."""
+    return every_bot if any(int(c) == SEARCH_CODE for c in codes) else plain
+
+
 SEARCH_PARAMS: tuple[Param, ...] = (
     Param(
         "rollouts",

@@ -2,9 +2,10 @@
 
 numba's compile cost is paid once per source tree, on disk (sim/numba_cache.py), but two test
 workers that reach the same cold game at once would both compile it. So the controller warms
-the cache before any worker starts: one process per game (its bulk loop, bots and checked
-loop), ``N`` at a time, so a fresh clone compiles on every core. A warm cache makes this a few
-seconds; a plain ``pytest`` run (no ``-n``) skips it and compiles on first use as before.
+the cache before any worker starts: one process per game (its two bulk loops, the plain one
+and the one with the search, and its checked loop), ``N`` at a time, so a fresh clone
+compiles on every core. A warm cache makes this a few seconds; a plain ``pytest`` run (no
+``-n``) skips it and compiles on first use as before.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ WARM = (
     "from sim.core.registry import get_game, make_setup\n"
     "g = get_game({game!r})\n"
     "g.warmup()\n"
+    "players = 4 if g.min_players <= 4 <= g.max_players else g.max_players\n"
+    "g.play(make_setup(g.id, players, {{}}, 'search'), np.arange(1, dtype=np.uint64))\n"
     "setup = make_setup(g.id, g.min_players, {{}}, 'random')\n"
     "invariants_module(g.id).checked(setup, np.arange(1, dtype=np.uint64), 10_000, NO_CORRUPTION)\n"
 )

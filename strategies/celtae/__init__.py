@@ -57,18 +57,33 @@ search_action = make_search_bot(
 
 
 @leaf
-def choose_action(state, data, seat, code, params, rng, buf):
+def choose_plain(state, data, seat, code, params, rng, buf):
+    """Random and greedy seats only: what a loop with no searching seat compiles (issue 42:
+    the search is a third of the game's cold compile)."""
     if code == GREEDY_CODE:
         return greedy_action(state, data, seat, params, rng, buf)
+    return random_action(state, data, seat, params, rng, buf)
+
+
+@leaf
+def choose_action(state, data, seat, code, params, rng, buf):
     if code == SEARCH_CODE:  # search hook (bot levels)
         return search_action(state, data, seat, params, rng, buf)
+    return choose_plain(state, data, seat, code, params, rng, buf)
+
+
+@leaf
+def choose_listed_plain(state, data, seat, code, params, rng, buf, n):
+    """:func:`choose_plain` when ``buf[:n]`` already holds the legal actions (the chunk loop
+    gets them from rules_turn.step_listed); greedy then does not list them again."""
+    if code == GREEDY_CODE:
+        return greedy_listed(state, data, seat, params, rng, buf, n)
     return random_action(state, data, seat, params, rng, buf)
 
 
 @leaf
 def choose_listed(state, data, seat, code, params, rng, buf, n):
-    """:func:`choose_action` when ``buf[:n]`` already holds the legal actions (the chunk loop
-    gets them from rules_turn.step_listed); greedy then does not list them again."""
-    if code == GREEDY_CODE:
-        return greedy_listed(state, data, seat, params, rng, buf, n)
-    return choose_action(state, data, seat, code, params, rng, buf)
+    """:func:`choose_listed_plain` with the search bot too."""
+    if code == SEARCH_CODE:  # search hook (bot levels)
+        return search_action(state, data, seat, params, rng, buf)
+    return choose_listed_plain(state, data, seat, code, params, rng, buf, n)

@@ -38,7 +38,8 @@ from sim.games.catan.state import (
     TURNS_TAKEN,
     WINNER,
 )
-from strategies.catan import choose_action
+from strategies.catan import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 SCORE_COMPONENTS = ("buildings", "vp_cards", "longest_road", "largest_army")
 PLAYER_EXTRAS = ("knights", "road_length", "turns_taken", "fewer_turns")
@@ -98,6 +99,37 @@ def _play_kernel(
         write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
 
 
+@leaf
+def _play_kernel_plain(
+    data,
+    n_players,
+    codes,
+    params,
+    seeds,
+    rounds,
+    turns,
+    end_reason,
+    winner,
+    score,
+    components,
+    extras,
+    actions,
+    streams,
+    a,
+    buf,
+):
+    """:func:`_play_kernel` for random and greedy seats (never compiles the search)."""
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_plain(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, data, act)] += 1
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
+        write_results(a, data, g, rounds, turns, end_reason, winner, score, components, extras)
+
+
 def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
     """Apply the ``cap_tiebreak`` lever to the tie-break column and set the win column."""
     if params["cap_tiebreak"] == "shared":
@@ -123,12 +155,13 @@ def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
     codes, params = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     result = ChunkResult.empty(
         len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     winner = np.full(len(seeds), -1, np.int64)
-    _play_kernel(
+    kernel(
         data,
         setup.players,
         codes,

@@ -40,7 +40,8 @@ from sim.games.catan_troy.state import (
     STATE_LEN,
     TOKENS,
 )
-from strategies.catan_troy import choose_action
+from strategies.catan_troy import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 SCORE_COMPONENTS = ("buildings", "longest_road", "ships", "track")
 PLAYER_EXTRAS = (
@@ -109,6 +110,25 @@ def _play_kernel(
         )
 
 
+@leaf
+def _play_kernel_plain(
+    data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score, components,
+    extras, role, actions, streams, a, buf,
+):  # fmt: skip
+    """:func:`_play_kernel` for random and greedy seats (never compiles the search)."""
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_plain(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, data, act)] += 1
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
+        write_results(
+            a, data, g, rounds, turns, end_reason, winner, score, components, extras, role
+        )
+
+
 def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
     """Side columns from the decision cards, the ``cap_tiebreak`` lever, and the win column:
     the VP-target winner alone, else by VP then the end's tie-break (ties share the win)."""
@@ -135,13 +155,14 @@ def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params), setup.players)
     codes, params = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     result = ChunkResult.empty(
         len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     winner = np.full(len(seeds), -1, np.int64)
     role = np.zeros((len(seeds), setup.players), np.int16)
-    _play_kernel(
+    kernel(
         data, setup.players, codes, params, seeds, result.rounds, result.turns,
         result.end_reason, winner, result.score, result.components, result.extras, role,
         result.actions, *work_arrays(setup.players, STATE_LEN, MAX_ACTIONS),

@@ -35,7 +35,8 @@ from sim.games.celtae.state import (
     STATE_LEN,
     TURNS,
 )
-from strategies.celtae import choose_listed
+from strategies.celtae import choose_listed, choose_listed_plain
+from strategies.search import chunk_loop
 
 SCORE_COMPONENTS = (
     "citadels",  # A
@@ -104,6 +105,26 @@ def _play_kernel(
         write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
 
 
+@leaf
+def _play_kernel_plain(
+    data, n_players, role_mode, fixed_roles, codes, params, seeds,
+    rounds, turns, end_reason, score, comps, role, side, extras, win, actions,
+    streams, a, buf,
+):  # fmt: skip
+    """:func:`_play_kernel` for random and greedy seats (never compiles the search)."""
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        n = 0 if is_over(a) else legal_actions(a, data, buf)
+        while not is_over(a):
+            seat = current_player(a)
+            rng = streams[1 + seat]
+            act = choose_listed_plain(a, data, seat, codes[seat], params[seat], rng, buf, n)
+            actions[g, seat, decision_kind(a, act)] += 1
+            n = advance(a, act, data, streams[0], buf)
+        write_results(a, data, g, rounds, turns, end_reason, score, comps, role, side, extras, win)
+
+
 def role_mode_of(setup) -> tuple[int, np.ndarray]:
     """(role_mode, fixed_roles) kernel arguments of a setup."""
     if isinstance(setup.roles, str):
@@ -116,6 +137,7 @@ def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = setup_data(setup)
     codes, params = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = len(seeds)
@@ -123,7 +145,7 @@ def play(setup, seeds) -> ChunkResult:
         n, setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     win = np.zeros((n, setup.players), np.float64)
-    _play_kernel(
+    kernel(
         data, setup.players, mode, fixed, codes, params, seeds,
         res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
         res.extras, win, res.actions,

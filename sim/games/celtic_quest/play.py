@@ -24,6 +24,7 @@ SCORE_COMPONENTS = ("vp", "crystals", "quests", "destiny")
 # quests completed by the seat; the tie-break's copy of it (0 under tie_break = "shared")
 PLAYER_EXTRAS = ("quests_completed", "tiebreak_quests")
 TIEBREAK = ("tiebreak_quests",)
+LOOPS_MODULE = "sim.games.celtic_trader.play"  # the module of the chunk loops that play it
 
 
 def game_graph(setup, game_seed: int):
@@ -98,9 +99,11 @@ def new_result(n: int, players: int) -> ChunkResult:
 
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
-    from sim.games.celtic_trader.play import _play_kernel
+    from sim.games.celtic_trader.play import _play_kernel, _play_kernel_plain
+    from strategies.search import chunk_loop
 
     codes, values = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     fixed = fixed_destinies(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = new_result(seeds.shape[0], setup.players)
@@ -108,7 +111,7 @@ def play(setup, seeds) -> ChunkResult:
     a = np.zeros(QSTATE_LEN, np.int32)
     buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
-        _play_kernel(
+        kernel(
             data, setup.players, ROLES_RANDOM, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
             res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,

@@ -27,8 +27,9 @@ from sim.games.celtic_trader.state import (
     STATE_LEN,
     TURNS,
 )
-from strategies.celtic_trader import choose_action
+from strategies.celtic_trader import choose_action, choose_plain
 from strategies.celtic_trader.greedy import forget_search
+from strategies.search import chunk_loop
 
 
 @leaf
@@ -64,6 +65,26 @@ def _play_kernel(
         while not is_over(a):
             seat = current_player(a)
             act = choose_action(
+                a, data, seat, bot_codes[seat], bot_params[seat], streams[1 + seat], buf
+            )
+            actions[g, seat, decision_kind(a, act)] += 1
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
+        write_results(a, data, g, rounds, turns, end_reason, score, components, role, extras)
+
+
+@leaf
+def _play_kernel_plain(
+    data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
+    rounds, turns, end_reason, score, components, role, extras, actions, streams, a, buf,
+):  # fmt: skip
+    """:func:`_play_kernel` for random and greedy seats (never compiles the search)."""
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, role_mode, fixed_roles, streams[0], a)
+        forget_search(buf)  # the greedy's kept search is of this game's map only
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_plain(
                 a, data, seat, bot_codes[seat], bot_params[seat], streams[1 + seat], buf
             )
             actions[g, seat, decision_kind(a, act)] += 1
@@ -115,6 +136,7 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
     codes, values = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))
@@ -123,7 +145,7 @@ def play(setup, seeds) -> ChunkResult:
     a = np.zeros(STATE_LEN, np.int32)
     buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
-        _play_kernel(
+        kernel(
             data, setup.players, mode, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
             res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,

@@ -30,7 +30,8 @@ from sim.games.celtica.state import (
     STATE_LEN,
     TURNS,
 )
-from strategies.celtica import choose_action
+from strategies.celtica import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 SCORE_COMPONENTS = ("amulets",)
 INCOMPLETE = tuple(f"incomplete_{j}" for j in range(1, MAX_LAYERS + 1))
@@ -78,15 +79,33 @@ def _play_kernel(
         write_results(a, data, g, rounds, turns, end_reason, score, components, extras)
 
 
+@leaf
+def _play_kernel_plain(
+    data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras,
+    actions, streams, a, buf,
+):  # fmt: skip
+    """:func:`_play_kernel` for random and greedy seats (never compiles the search)."""
+    for g in range(seeds.shape[0]):
+        seed_streams(streams, seeds[g])
+        init_state(data, n_players, streams[0], a)
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_plain(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+            actions[g, seat, decision_kind(a, act)] += 1
+            advance(a, act, data, streams[0])  # step in place: the loop keeps no earlier state
+        write_results(a, data, g, rounds, turns, end_reason, score, components, extras)
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = compile_data(dict(setup.params))
     codes, params = setup.bot_arrays()
+    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     result = ChunkResult.empty(
         len(seeds), setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
-    _play_kernel(
+    kernel(
         data,
         setup.players,
         codes,
