@@ -32,7 +32,7 @@ docs: $(STAMP)
 	@echo "manual: site/index.html"
 
 bench: $(STAMP)
-	$(BIN)/menhir bench --history benchmarks/history.csv
+	$(BIN)/menhir bench --history benchmarks/history.csv --floors benchmarks/floors.toml
 	$(BIN)/python -m experiments.bench
 	test ! -f benchmarks/bench_report.py || $(BIN)/python benchmarks/bench_report.py
 	$(BIN)/python benchmarks/catanatron_race.py

@@ -77,10 +77,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from experiments.balance_search import _absolute_files, confirm_seed, wilson
+from experiments.balance_trials import wilson
+from experiments.balance_verdict import confirm_seed
 from experiments.config import UserError, fail, parse_config
 from experiments.sweep import expand
-from experiments.workdir import TRIALS, config_source, open_folder, read_trials, write_json
+from experiments.workdir import (
+    TRIALS,
+    absolute_files,
+    config_source,
+    open_folder,
+    read_trials,
+    write_json,
+)
 from sim.core.registry import GAME_MODULES, BotSpec, Setup, get_game
 
 CHALLENGE_KEYS = (
@@ -646,7 +654,7 @@ def confirm(cc, target: Target, best: dict, masks: list[int], weak: bool, out: P
     raw.pop("target_ci", None)
     raw.pop("chunk_games", None)
     if cc.source != "<config>":
-        raw = _absolute_files(raw, Path(cc.source).parent)
+        raw = absolute_files(raw, Path(cc.source).parent)
     run_experiment(raw, out, resume=out.exists(), **options)
     players = pl.read_parquet(out / "players", columns=["variant", "game", "seat", target.column,
                                                         "win"])  # fmt: skip

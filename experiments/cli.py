@@ -132,8 +132,14 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
     default=None,
     help="CSV to append each figure to and compare it with (make bench: benchmarks/history.csv).",
 )
+@click.option(
+    "--floors",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="TOML of floors to check each figure against (make bench: benchmarks/floors.toml).",
+)
 @fail_on_user_error
-def bench_cmd(games, jobs, seconds, out, bots, history):
+def bench_cmd(games, jobs, seconds, out, bots, history, floors):
     """Throughput: games/s per game, bot level and job count; compile times; peak memory."""
     from sim.core.bench import run_bench
 
@@ -149,6 +155,7 @@ def bench_cmd(games, jobs, seconds, out, bots, history):
         out=out,
         bots=list(bots) or None,
         history=history,
+        floors=floors,
     )
 
 

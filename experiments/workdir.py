@@ -81,6 +81,23 @@ def open_folder(
     return lock
 
 
+def absolute_files(raw: dict, base: Path) -> dict:
+    """``raw`` with its variant data files made absolute against ``base`` (the config's folder),
+    so a run written in another folder still finds them (``raw`` is changed in place)."""
+    table = raw.get("data")
+
+    def absolute(v):
+        return [absolute(x) for x in v] if isinstance(v, list) else str((base / v).resolve())
+
+    if isinstance(table, str | list):
+        raw["data"] = absolute(table)
+    elif isinstance(table, dict):
+        for key in ("file", "data"):
+            if key in table:
+                table[key] = absolute(table[key])
+    return raw
+
+
 def config_source(config) -> tuple[str, dict, str | None]:
     """(source, raw, stem) of a config given as a TOML path or a parsed mapping (copied)."""
     from experiments.config import read_toml

@@ -480,6 +480,16 @@ CASES = [
         "h.csv: not a bench history (not UTF-8 text)",
         _write("h.csv", b"\xff\xfe\x00garbage"),
     ),
+    (
+        "bench --floors with a bot the game has not",
+        ["bench", "--game", FAKE, "--seconds", "0.01", "--floors", "{tmp}/f.toml"],
+        "f.toml: floor 1: fake_runner has no bot 'gredy'",
+        _write(
+            "f.toml",
+            b'[metrics]\ngames_per_s = "at least"\n[[floor]]\ngame = "fake_runner"\n'
+            b'bot = "gredy"\nplayers = 3\njobs = 1\nmetric = "games_per_s"\nfloor = 10\n',
+        ),
+    ),
     # issue 36, defect 10: check seeds past 2**63 - 1 (play refuses their replay commands)
     (
         "check seeds past the last seed",

@@ -5,7 +5,10 @@ fresh subprocesses; then games/s for every bot level on one process and on ``job
 then this process's peak memory. With a history file (``make bench`` passes
 ``benchmarks/history.csv``) every games/s figure is also appended there as a row, and each line
 says how it compares with the best earlier row of the same kind (game, bot, players, jobs), so a
-regression is visible at a glance.
+regression is visible at a glance. With a floors file (``make bench`` passes
+``benchmarks/floors.toml``) or a history, the lines end with a checklist: per figure measured,
+its floor (or "-"), pass or below, and the best earlier figure of the same game, bot, players,
+jobs and metric with the ratio.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.batch import play_batch
 from sim.core.params import ParamError
-from sim.core.registry import get_game, make_setup
+from sim.core.registry import GAME_MODULES, get_game, make_setup
 
 _START_SCRIPT = (
     "import time; t = time.perf_counter(); "
@@ -177,16 +182,181 @@ class History:
         return f" ({versus_best(self.earlier, row)})"
 
 
+# ---------------------------------------------------------------------------------------------
+# Floors: each figure against its floor and its best (issue 42, item 5)
+
+HISTORY_METRIC = "games_per_s"  # the one metric history.csv keeps (its games_per_s column)
+DIRECTIONS = ("at least", "at most")
+FLOOR_KEYS = ("game", "bot", "players", "jobs", "metric", "floor")
+ANY = "*"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure and its key; ``-`` where a key does not apply (a cold compile)."""
+
+    game: str
+    bot: str
+    players: str
+    jobs: str
+    metric: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A floor (or, for an "at most" metric, a ceiling) of the figures its key matches."""
+
+    game: str
+    bot: str
+    players: str
+    jobs: str
+    metric: str
+    floor: float
+    direction: str  # "at least" | "at most"
+
+    def matches(self, fig: Figure) -> bool:
+        keys = ("game", "bot", "players", "jobs")
+        same = all(getattr(self, k) in (ANY, getattr(fig, k)) for k in keys)
+        return same and self.metric == fig.metric
+
+    def named(self) -> int:
+        """How many of game, bot, players and jobs it names (not ``*``): the most wins."""
+        return sum(getattr(self, k) != ANY for k in ("game", "bot", "players", "jobs"))
+
+    def passes(self, value: float) -> bool:
+        return value >= self.floor if self.direction == "at least" else value <= self.floor
+
+    def shown(self) -> str:
+        return f"{'>=' if self.direction == 'at least' else '<='} {self.floor:g}"
+
+
+def _number(x: float) -> str:
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:.1f}"
+
+
+def read_floors(path) -> list[Floor]:
+    """The floors of a TOML file (see benchmarks/floors.toml); a bad one is a one-line error."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ParamError(f"{path}: cannot read the bench floors ({exc.strerror})") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ParamError(f"{path}: not a TOML file ({str(exc).splitlines()[0]})") from None
+    unknown = sorted(set(raw) - {"metrics", "floor"})
+    if unknown:
+        raise ParamError(f"{path}: unknown table {unknown[0]!r}; allowed: metrics, floor")
+    metrics = raw.get("metrics", {})
+    if not isinstance(metrics, dict) or not metrics:
+        raise ParamError(f"{path}: [metrics] must name each metric's direction (at least/most)")
+    for name, way in metrics.items():
+        if way not in DIRECTIONS:
+            raise ParamError(f"{path}: metrics.{name} = {way!r}: one of 'at least', 'at most'")
+    entries = raw.get("floor", [])
+    if not isinstance(entries, list):
+        raise ParamError(f"{path}: floor must be an array of tables ([[floor]])")
+    floors, seen = [], set()
+    for i, entry in enumerate(entries, 1):
+        where = f"{path}: floor {i}"
+        if not isinstance(entry, dict) or set(entry) != set(FLOOR_KEYS):
+            got = sorted(entry) if isinstance(entry, dict) else entry
+            raise ParamError(f"{where}: needs exactly the keys {', '.join(FLOOR_KEYS)} (got {got})")
+        fields = {}
+        for key in ("game", "bot", "metric"):
+            if not isinstance(entry[key], str) or not entry[key]:
+                raise ParamError(f"{where}: {key} = {entry[key]!r}: a name or '*'")
+            fields[key] = entry[key]
+        for key in ("players", "jobs"):
+            v = entry[key]
+            if v != ANY and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ParamError(f"{where}: {key} = {v!r}: a positive integer or '*'")
+            fields[key] = str(v)
+        if fields["game"] != ANY and fields["game"] not in GAME_MODULES:
+            raise ParamError(f"{where}: unknown game {fields['game']!r}")
+        if fields["game"] != ANY and fields["bot"] != ANY:
+            bots = [b.name for b in get_game(fields["game"]).bots]
+            if fields["bot"] not in bots:
+                raise ParamError(
+                    f"{where}: {fields['game']} has no bot {fields['bot']!r} "
+                    f"(its bots: {', '.join(bots)})"
+                )
+        if fields["metric"] not in metrics:
+            raise ParamError(f"{where}: metric {fields['metric']!r} is not in [metrics]")
+        value = entry["floor"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ParamError(f"{where}: floor = {value!r}: a positive number")
+        key = tuple(fields[k] for k in ("game", "bot", "players", "jobs", "metric"))
+        if key in seen:
+            raise ParamError(f"{where}: a second floor for {', '.join(key)}")
+        seen.add(key)
+        floors.append(Floor(**fields, floor=float(value), direction=metrics[fields["metric"]]))
+    return floors
+
+
+def floor_for(floors: list[Floor], fig: Figure) -> Floor | None:
+    """The floor of ``fig``: of those matching it, the one naming the most of its key."""
+    matching = [f for f in floors if f.matches(fig)]
+    return max(matching, key=Floor.named) if matching else None
+
+
+def best_earlier(history: list[dict[str, str]], fig: Figure) -> dict[str, str] | None:
+    """The best earlier history row of ``fig``'s game, bot, players, jobs and metric (the
+    history keeps games/s only: None for any other metric, or when there is none)."""
+    if fig.metric != HISTORY_METRIC:
+        return None
+    same = [h for h in history if all(str(h[k]) == getattr(fig, k) for k in _KIND)]
+    return max(same, key=lambda h: float(h["games_per_s"])) if same else None
+
+
+def checklist(figures: list[Figure], floors: list[Floor], history: list[dict[str, str]]):
+    """The lines that print each figure against its floor and its best earlier figure."""
+    head = ("game", "bot", "players", "jobs", "metric", "figure", "floor", "check", "best", "ratio")
+    rows, below = [], 0
+    for fig in figures:
+        floor = floor_for(floors, fig)
+        check = "-"
+        if floor is not None:
+            ok = floor.passes(fig.value)
+            check = "pass" if ok else ("below" if floor.direction == "at least" else "over")
+            below += not ok
+        best = best_earlier(history, fig)
+        if best is None:
+            shown_best, ratio = "-", "-"
+        else:
+            rate = float(best["games_per_s"])
+            day = str(best["date"]).split()[0].split("T")[0]
+            shown_best = f"{_number(rate)} ({day} {best['commit']})"
+            ratio = f"x{fig.value / rate:.2f}"
+        rows.append(
+            (fig.game, fig.bot, fig.players, fig.jobs, fig.metric, _number(fig.value),
+             floor.shown() if floor else "-", check, shown_best, ratio)
+        )  # fmt: skip
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+             for r in [head, *rows]]  # fmt: skip
+    if floors:
+        checked = sum(floor_for(floors, fig) is not None for fig in figures)
+        lines.append(f"{below} of {checked} figures with a floor miss it")
+    return lines
+
+
 def bench_players(decl) -> int:
     return 4 if decl.min_players <= 4 <= decl.max_players else decl.max_players
 
 
-def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None, history=None) -> list[str]:
+def run_bench(
+    games, jobs=None, seconds=3.0, out=None, bots=None, history=None, floors=None
+) -> list[str]:
     """Print (and optionally append to ``out``) one line per game, bot level and job count;
-    with ``history`` (a CSV path) also record each games/s figure there and compare it."""
+    with ``history`` (a CSV path) also record each games/s figure there and compare it; with
+    ``history`` or ``floors`` (a TOML path, read before anything is measured) end with the
+    checklist of every figure against its floor and its best earlier figure."""
     jobs = jobs or os.cpu_count() or 1
     lines: list[str] = []
+    limits = read_floors(floors) if floors else []
     record = History(history)
+    figures: list[Figure] = []
 
     def emit(line: str) -> None:
         print(line, flush=True)
@@ -199,6 +369,7 @@ def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None, history=None) 
             cold = start_time(game_id, cache)
             cached = start_time(game_id, cache)
         emit(f"{game_id} start: cold compile {cold:.1f} s, cached {cached:.2f} s")
+        figures.append(Figure(game_id, "-", "-", "1", "cold_compile_s", cold))
         for bot in [b.name for b in decl.bots if bots is None or b.name in bots]:
             setup = make_setup(game_id, players, {}, bot)
             for j in sorted({1, jobs}):
@@ -208,9 +379,14 @@ def run_bench(games, jobs=None, seconds=3.0, out=None, bots=None, history=None) 
                 else:
                     rate = parallel_rate(setup, seconds, j)
                 versus = record.record(game_id, bot, players, j, rate)
+                figures.append(Figure(game_id, bot, str(players), str(j), HISTORY_METRIC, rate))
                 emit(f"{game_id} {players}p {bot} jobs={j}: {rate:.0f} games/s{versus}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         emit(f"{game_id} peak memory (this process): {peak:.0f} MiB")
+    if history or floors:
+        emit(f"each figure against its floor ({floors or '-'}) and its best ({history or '-'}):")
+        for line in checklist(figures, limits, record.earlier):
+            emit(line)
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         with open(out, "a") as fh:
