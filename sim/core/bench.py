@@ -1,8 +1,9 @@
 """Throughput measurement behind `menhir bench` and `make bench` (never run by the tests).
 
-For each game: the cold compile time (empty numba cache) and the cached start time, measured in
-fresh subprocesses; then games/s for every bot level on one process and on ``jobs`` processes;
-then this process's peak memory. With a history file (``make bench`` passes
+For each game: the cold compile time (empty numba cache) of each bot level's chunk loop (random
+and greedy share the plain one; the search's is compiled on its own) and the cached start time,
+measured in fresh subprocesses; then games/s for every bot level on one process and on ``jobs``
+processes; then this process's peak memory. With a history file (``make bench`` passes
 ``benchmarks/history.csv``) every games/s figure is also appended there as a row, and each line
 says how it compares with the best earlier row of the same kind (game, bot, players, jobs), so a
 regression is visible at a glance. With a floors file (``make bench`` passes
@@ -30,16 +31,20 @@ from sim.core.registry import GAME_MODULES, get_game, make_setup
 
 _START_SCRIPT = (
     "import time; t = time.perf_counter(); "
-    "from sim.core.registry import get_game; g = get_game({game!r}); g.warmup(); "
+    "import numpy as np; from sim.core.registry import get_game, make_setup; "
+    "g = get_game({game!r}); bot = {bot!r}; "
+    "g.warmup() if bot is None else g.play(make_setup(g.id, {players}, {{}}, bot), np.arange(1)); "
     "print(time.perf_counter() - t)"
 )
 
 
-def start_time(game_id: str, cache_dir: str) -> float:
-    """Seconds for a fresh process to import the game and play its warm-up game."""
+def start_time(game_id: str, cache_dir: str, bot: str | None = None, players: int = 4) -> float:
+    """Seconds for a fresh process to import the game and play its warm-up game (random and
+    greedy seats: the plain chunk loop), or with ``bot`` one game of that bot (``search``:
+    the chunk loop with the search, compiled on its own)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     out = subprocess.run(
-        [sys.executable, "-c", _START_SCRIPT.format(game=game_id)],
+        [sys.executable, "-c", _START_SCRIPT.format(game=game_id, bot=bot, players=players)],
         env=env,
         check=True,
         capture_output=True,
@@ -368,8 +373,13 @@ def run_bench(
         with tempfile.TemporaryDirectory() as cache:
             cold = start_time(game_id, cache)
             cached = start_time(game_id, cache)
-        emit(f"{game_id} start: cold compile {cold:.1f} s, cached {cached:.2f} s")
-        figures.append(Figure(game_id, "-", "-", "1", "cold_compile_s", cold))
+        emit(f"{game_id} start: cold compile {cold:.1f} s, cached {cached:.2f} s (random, greedy)")
+        figures.append(Figure(game_id, "greedy", "-", "1", "cold_compile_s", cold))
+        if any(b.name == "search" for b in decl.bots) and (bots is None or "search" in bots):
+            with tempfile.TemporaryDirectory() as cache:
+                cold = start_time(game_id, cache, "search", players)
+            emit(f"{game_id} start: cold compile {cold:.1f} s (search)")
+            figures.append(Figure(game_id, "search", "-", "1", "cold_compile_s", cold))
         for bot in [b.name for b in decl.bots if bots is None or b.name in bots]:
             setup = make_setup(game_id, players, {}, bot)
             for j in sorted({1, jobs}):

@@ -31,7 +31,7 @@ def history(tmp_path):
 def test_each_figure_is_appended_and_compared_with_the_best_of_its_kind(
     fake_game, history, monkeypatch
 ):
-    monkeypatch.setattr(bench, "start_time", lambda game, cache: 0.0)
+    monkeypatch.setattr(bench, "start_time", lambda game, cache, *level: 0.0)
     monkeypatch.setattr(bench, "games_per_second", lambda setup, seconds: (100, 1.0))
     lines = bench.run_bench(["fake_dice"], jobs=1, history=history)
 
@@ -76,7 +76,7 @@ def test_a_new_kind_is_a_first_record_and_the_file_gets_its_header(fake_game, tm
 
 
 def test_without_a_history_the_lines_keep_their_form(fake_game, monkeypatch):
-    monkeypatch.setattr(bench, "start_time", lambda game, cache: 0.0)
+    monkeypatch.setattr(bench, "start_time", lambda game, cache, *level: 0.0)
     monkeypatch.setattr(bench, "games_per_second", lambda setup, seconds: (100, 1.0))
     lines = bench.run_bench(["fake_dice"], jobs=1, bots=["greedy"])
     assert "fake_dice 3p greedy jobs=1: 100 games/s" in lines
