@@ -3,9 +3,9 @@
 Percentages with their 95% interval (``56.7% [55.9, 57.6]``), differences in points, p-values to
 two significant digits, counts with thousands separators, names in prose, the marks of a
 significant cell (``SIG``) and a flag (``FAR``), a variant's comparison label and a Markdown pipe
-table. The memo (``memo.py``), the plots (``plots.py``), the rendering (``render.py``) and the
-report (``report.py``) import these from here; nothing here imports another module of
-``reports``.
+table. The memo (``memo.py``), the findings (``findings.py``), the page (``page.py``), the plots
+(``plots.py``) and the rendering (``render.py``) import these from here; nothing here imports
+another module of ``reports``.
 """
 
 from __future__ import annotations
