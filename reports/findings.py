@@ -367,3 +367,49 @@ def everybody_lost_lines(t: dict) -> list[str]:
             "",
         ]
     return lines
+
+
+def chosen_note(t: dict, word: str) -> str | None:
+    """The selection-bias note of the roles' table when the bots chose their role (Celtic
+    Quest's advanced rules: keep one destiny of two; a draft) in some variants; None when every
+    role was dealt."""
+    chosen = decisions.chosen_roles(t.get("_mix"), word)
+    if not chosen:
+        return None
+    keys = t["keys"]
+    labels = [r["label"] for r in keys.iter_rows(named=True) if (r["run"], r["variant"]) in chosen]
+    kinds = sorted({k for used in chosen.values() for k in used})
+    if len(labels) == keys.height:
+        where = "every variant"
+    else:
+        where = ("the variant " if len(labels) == 1 else "the variants ") + "; ".join(labels)
+    dealt = "" if len(labels) == keys.height else f" Elsewhere the {word} is dealt at random."
+    return (
+        f"The {word} is chosen by the bot (decision {', '.join(kinds)}), not dealt, in {where}: "
+        f"a {word}'s rate there mixes what the {word} is worth with when the bot picks it "
+        f"(selection bias), so a gap between {wording.plural(word)}, or a difference from a "
+        f"variant that deals them, is not a rule effect by itself.{dealt}"
+    )
+
+
+def chosen_differences_note(t: dict, word: str) -> str | None:
+    """The differences section's note when some of its {word} rows compare a variant where the
+    bot chooses its role (or against such a baseline): they carry the selection bias."""
+    chosen = decisions.chosen_roles(t.get("_mix"), word)
+    diff = t["variant_differences"]
+    if not chosen or not diff.height:
+        return None
+    labels = {
+        r["label"] for r in t["keys"].iter_rows(named=True) if (r["run"], r["variant"]) in chosen
+    }
+    rows = diff.filter(
+        (pl.col("unit") == "role")
+        & (pl.col("label").is_in(list(labels)) | pl.col("baseline").is_in(list(labels)))
+    )
+    if not rows.height:
+        return None
+    return (
+        f"{rows.height} of the {word} differences involve a variant where the bot chooses its "
+        f"{word} ({'; '.join(sorted(labels))}): they carry its selection bias (section "
+        f"{wording.plural(word).capitalize()})."
+    )

@@ -126,7 +126,7 @@ def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
         col = compare_label(r["label"], r["baseline"])
         if r.get("axis"):
             col = effect_label(r).removeprefix("at ")
-        elif "players" in r:
+        elif "players" in r and " player" not in col:  # not when the label says it
             col = f"players {r['players']}, {col}"
         who = f"seat {r['group']}" if r["unit"] == "seat" else pretty(r["group"])
         if col not in columns:
@@ -413,11 +413,13 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
                 continue
             top = sig.row(sig["diff"].abs().arg_max(), named=True)
             more = sig.height - 1
+            named = _named(top["unit"], top["group"], word)
+            effect = pts_ci(top["diff"], top["ci_low"], top["ci_high"])
             out.append(
-                f"{at}{move} moves {_named(top['unit'], top['group'], word)} "
-                f"{_effect(top)}"
-                + (f" and {more} more significantly" if more else "")
-                + " (after Holm)."
+                f"{at}{move} moves {named} {effect} points ({top['method']}, after Holm)."
+                if not more
+                else f"{at}{move} moves {named} {_effect(top)} and {more} more significantly "
+                "(after Holm)."
             )
     by_move: dict = {}
     for x in interactions(diff):

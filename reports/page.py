@@ -57,8 +57,10 @@ _CAPTIONS = {
     "win_by_seat": "Win rate by seat: a bar above the dashed fair-share line is a seat advantage.",
     "win_by_seat_sweep": "One line per seat against {param}, with its 95% band: lines apart are "
     "a seat effect, lines that move are what the parameter does to it.",
-    "variant_differences": "Variant vs baseline: dots right of zero help that {word} or seat; "
-    "stars are significant after Holm.",
+    "variant_differences": "Variant vs baseline, one colour per variant: a dot is the change in "
+    "points, right of zero helps that {word} or seat; its bar is its own 95% interval (not "
+    "simultaneous, so a bar can clear zero without a star); a star is significant after Holm "
+    "over every comparison.",
     "pairwise_heatmap": "Row minus column win rate for every pair, strongest first: strong "
     "colours are big gaps, * marks pairs told apart.",
     "balance": "Left: strongest minus weakest {word}; right: the first seat's edge over its "
@@ -131,13 +133,14 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
     )
     if not solo_only and t["win_by_seat"]["fair"].null_count():
         rates_text += " In solo variants: the share of games reaching the solo target."
+    chosen = findings.chosen_note(t, word)
     if t["win_by_role"].height:
         sweep = "win_by_role_sweep" if numeric(t["_sweep"], param) else None
         sections.append(
             render.Section(
                 "roles",
                 wording.plural(word).capitalize(),
-                [f"Win rate by {word}. {rates_text}"],
+                [f"Win rate by {word}. {rates_text}", *([chosen] if chosen else [])],
                 memo.rate_table(t["win_by_role"], "role", wording.pretty).rename(
                     columns={"": word}
                 ),
@@ -195,6 +198,9 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         else:
             text = [f"- none of {diff.height} comparisons is significant after Holm ({methods})."]
             table = None
+        biased = findings.chosen_differences_note(t, word)
+        if biased:
+            text.append(biased)
         sections.append(
             render.Section(
                 "differences",
