@@ -285,15 +285,19 @@ def differences(diff: pl.DataFrame, out: Path, images) -> None:
     ax.set_xlabel(f"win rate minus baseline ({base}), points (95% interval)")
     ax.set_ylabel("role / seat")
     ax.set_title("Variant vs baseline (star: significant after Holm)")
-    variants = ax.legend(title="variant (colour)", fontsize="small", loc="upper left")
+    variants = ax.legend(title="variant (colour)", fontsize="small")
     ax.add_artist(variants)
+    # the marks' legend below the axes: it never covers a row
     ax.legend(
         handles=forest_marks(d.height),
         title="marks",
         fontsize="small",
         title_fontsize="small",
-        loc="lower right",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.12),
+        ncol=2,
     )
+    fig.set_figheight(fig.get_figheight() + 1.2)
     save(fig, out, "variant_differences", images)
 
 
@@ -305,7 +309,7 @@ def forest_marks(comparisons: int) -> list:
 
     grey = "0.35"
     return [
-        Line2D([], [], color=grey, marker="o", linestyle="", label="dot: the change, in points"),
+        Line2D([], [], color=grey, marker="o", linestyle="", label="dot: the change (points)"),
         Line2D(
             [],
             [],
@@ -313,7 +317,7 @@ def forest_marks(comparisons: int) -> list:
             marker="|",
             markersize=12,
             linestyle="-",
-            label="bar: its 95% interval, each on its own (not simultaneous)",
+            label="bar: its own 95% interval (not simultaneous)",
         ),
         Line2D(
             [],
@@ -323,9 +327,9 @@ def forest_marks(comparisons: int) -> list:
             markersize=12,
             markeredgecolor="black",
             linestyle="",
-            label=f"star: significant after Holm over the {comparisons} comparisons",
+            label=f"star: significant (Holm, {comparisons} tests)",
         ),
-        Line2D([], [], color="black", linewidth=0.8, label="line: no change (0)"),
+        Line2D([], [], color="black", linewidth=0.8, label="line: no change"),
     ]
 
 

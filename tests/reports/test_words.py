@@ -148,7 +148,7 @@ def test_the_forest_plot_explains_its_marks(one_axis):
     assert set(titles) == {"variant (colour)", "marks"}
     assert titles["variant (colour)"] == ["romans_in_play 13", "romans_in_play 14"]
     marks = " ".join(titles["marks"])
-    for said in ("dot: the change", "bar: its 95% interval", "not simultaneous", "star:"):
+    for said in ("dot: the change", "bar: its own 95% interval", "not simultaneous", "star:"):
         assert said in marks, marks
     comparisons = pl.read_csv(one_axis[0] / "variant_differences.csv").height
-    assert f"Holm over the {comparisons} comparisons" in marks
+    assert f"significant (Holm, {comparisons} tests)" in marks
