@@ -67,3 +67,22 @@ def test_a_destiny_the_bot_chose_is_said_to_be_selection_biased(report):
         f"{rows.height} of the destiny differences involve a variant where the bot chooses "
         "its destiny (advanced true): they carry its selection bias" in diff
     )
+
+
+def test_the_headline_says_when_its_extremes_are_chosen_destinies(report):
+    _, out = report
+    first = (out / "summary.md").read_text().split("\n\n")[1].split(". ")[0]
+    # the strongest and weakest destiny of the variant where they are furthest apart
+    assert first.startswith("In advanced ")
+    chosen = first.startswith("In advanced true")
+    assert ("there the bot chooses its destiny: selection-biased" in first) == chosen
+
+
+def test_a_swept_switch_is_read_in_words():
+    """The sweep sentence's values: 'between 9.5% at advanced false and 14.3% at advanced
+    true', never 'at False'; numbers stay numbers ('at 12')."""
+    from reports.memo import _value
+
+    assert _value("advanced", False) == "advanced false"
+    assert _value("advanced", True) == "advanced true"
+    assert _value("romans_in_play", 12) == "12"
