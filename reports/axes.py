@@ -75,11 +75,20 @@ def axis_name(axis: str) -> str:
     return axis.rsplit(".", 1)[-1]
 
 
+def value_text(value) -> str:
+    """A swept value as the config writes it: true/false in TOML's spelling, else as is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def value_words(axis: str, value) -> str:
-    """'4 players', 'rp_as_vp 2'."""
+    """'4 players', 'rp_as_vp 2', 'advanced true', 'search bots'."""
     if axis == PLAYERS:
         return f"{value} player" + ("" if str(value) == "1" else "s")
-    return f"{axis_name(axis)} {value}"
+    if axis == "bots":
+        return f"{value_text(value)} bots"
+    return f"{axis_name(axis)} {value_text(value)}"
 
 
 def swept_words(swept: dict) -> str:
@@ -140,8 +149,8 @@ def axis_comparisons(keys: pl.DataFrame, values: dict) -> pl.DataFrame:
                         "base_label": b["label"],
                         "axis": axis,
                         "stratum": swept_words(stratum) if stratum else "",
-                        "from": str(bsw[axis]),
-                        "to": str(sw[axis]),
+                        "from": value_text(bsw[axis]),
+                        "to": value_text(sw[axis]),
                     }
                 )
     schema = {

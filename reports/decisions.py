@@ -44,13 +44,40 @@ ROLE_CHOICE = ("role", "draft")  # words of a decision kind that chooses a role 
 # game's own word for a role): no decision at all when roles are dealt or fixed, not drafted
 
 
+def choice_kinds(kinds: list[str], word: str = "role") -> list[str]:
+    """The decision kinds that choose a seat's role: named with "role", "draft" or the game's
+    word for a role (Celtic Quest's keep_destiny, Celtae's draft_leader)."""
+    words = {*ROLE_CHOICE, word}
+    return [k for k in kinds if words & set(k.split("_"))]
+
+
 def disabled_kinds(setup: dict, kinds: list[str], word: str = "role") -> set[str]:
     """The decision kinds a variant's setup switches off: choosing a role when roles are dealt
     at random or fixed (`setup["roles"]` other than "draft")."""
     if setup.get("roles", "random") == "draft":
         return set()
-    words = {*ROLE_CHOICE, word}
-    return {k for k in kinds if words & set(k.split("_"))}
+    return set(choice_kinds(kinds, word))
+
+
+def chosen_roles(mix: pl.DataFrame, word: str = "role") -> dict[tuple[str, str], list[str]]:
+    """{(run, variant): the choice kinds its seats took} for the variants where the bots chose
+    their role (kept one destiny of two, drafted a leader) instead of being dealt it, from the
+    decision mix (`decisions_lazy` grouped by role); a variant whose seats never took such a
+    decision is not listed."""
+    if mix is None or not mix.height or "role" not in mix.columns:
+        return {}
+    kinds = choice_kinds([c[4:] for c in mix.columns if c.startswith("act_")], word)
+    if not kinds:
+        return {}
+    taken = mix.group_by(KEY, maintain_order=True).agg(
+        (pl.col(f"act_{k}") * pl.col("n")).sum().alias(k) for k in kinds
+    )
+    out = {}
+    for r in taken.iter_rows(named=True):
+        used = [k for k in kinds if r[k] > 0]
+        if used:
+            out[(r["run"], r["variant"])] = used
+    return out
 
 
 RANDOM_GAMES = 200  # random games played per setup to tell a bot gap from a rule hole

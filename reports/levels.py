@@ -146,6 +146,7 @@ def across_levels(t: dict, levels: pl.DataFrame, word: str) -> pl.DataFrame:
                     "fair": rows[0]["fair"],
                     "verdict": verdict,
                     "bot_dependent": verdict in (VANISHES, FLIPS),
+                    "levels": len({r["level"] for r in rows}),
                     "strongest_levels": " vs ".join(r["level"] for r in top),
                     "holds_at_strongest": top_verdict in (ROBUST, SIZE),
                     "by_level": sizes,
@@ -209,14 +210,17 @@ def headline(table: pl.DataFrame) -> list[str]:
     dependent = table.filter(pl.col("bot_dependent")).height
     robust = table.height - unsure - dependent
     top = table.filter(pl.col("holds_at_strongest")).height
-    return [
-        f"Across bot levels: {robust} of {table.height} findings hold at every level; "
-        f"{dependent} depend on the bot; "
-        + (f"{unsure} not called (too few games at a level); " if unsure else "")
-        + f"{top} hold between the two strongest levels "
-        f"({table['strongest_levels'][0]}) (section 'Across bot levels').",
-        "",
-    ]
+    # with two levels, the two strongest are every level: said once
+    strongest = (
+        f"; {top} hold between the two strongest levels ({table['strongest_levels'][0]})"
+        if table["levels"].max() > 2
+        else f" ({table['strongest_levels'][0]})"
+    )
+    parts = [f"{robust} of {table.height} findings hold at every level{strongest}"]
+    parts.append(f"{dependent} depend on the bot")
+    if unsure:
+        parts.append(f"{unsure} not called (too few games at a level)")
+    return [f"Across bot levels: {'; '.join(parts)} (section 'Across bot levels').", ""]
 
 
 def _who(r: dict) -> str:
@@ -224,5 +228,8 @@ def _who(r: dict) -> str:
 
 
 def _context_text(context: str) -> str:
+    """The settings the level comparison holds fixed, in words: ' (advanced true)'."""
+    from reports.axes import swept_words
+
     values = json.loads(context)
-    return f" ({', '.join(f'{k}={v}' for k, v in values.items())})" if values else ""
+    return f" ({swept_words(values)})" if values else ""

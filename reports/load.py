@@ -191,9 +191,12 @@ def _variant_label(entry: dict) -> str:
 def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
     """One row per (run, variant) present in the data, in manifest order, with its label.
 
-    `present` holds the (run, variant) pairs found in the games tables. The label is the
-    manifest's variant label (e.g. `romans_in_play=11`), prefixed by the run name when several
-    runs are compared; `order` 0 is the baseline every other variant is compared with.
+    `present` holds the (run, variant) pairs found in the games tables. The label is what a
+    reader needs, in words: the variant's swept values (`romans_in_play 11`, `4 players,
+    rp_as_vp 2`), with several runs the settings that differ between them (`search bots,
+    advanced false`); the manifest's label (`base`) for a variant that sweeps nothing. Variant
+    ids stay in the CSVs' `variant` column. `order` 0 is the baseline every other variant is
+    compared with.
     """
     from reports.axes import swept_words, variant_values
 
@@ -205,28 +208,38 @@ def variant_keys(runs: list[Run], present: pl.DataFrame) -> pl.DataFrame:
         found = present.filter(pl.col("run") == run.name)["variant"].to_list()
         listed = [v for v in entries if v in found]
         extra = sorted((v for v in found if v not in entries), key=_natural)
+        counts = {
+            str((v.get("setup") or {}).get("players"))
+            for v in entries.values()
+            if isinstance(v.get("setup"), dict)
+        }
         for vid in listed + extra:
-            label = _variant_label(entries.get(vid, {"id": vid}))
+            entry = entries.get(vid, {"id": vid})
+            own = entry.get("swept") if isinstance(entry.get("swept"), dict) else None
+            players = (entry.get("setup") or {}).get("players")
+            if own and len(counts) > 1 and "players" not in own and players is not None:
+                own = {"players": players, **own}  # a player count that differs, unswept
+            # the swept values in words ('4 players, rp_as_vp 2'); the variant id only in CSVs
+            short = swept_words(own) if own else _variant_label(entry)
             swept = values.get((run.name, vid))
-            words = bool(swept) and (len(swept) > 1 or len(runs) > 1)
-            if words:
-                label = swept_words(swept)  # several axes or runs: the values in words
-            elif label != vid:
-                label = f"{vid} ({label})"
+            label = swept_words(swept) if swept and len(runs) > 1 else short
             rows.append(
                 {
                     "run": run.name,
                     "variant": vid,
-                    "label": f"{run.name}: {label}" if len(runs) > 1 and not words else label,
-                    "short": _variant_label(entries.get(vid, {"id": vid})),
+                    "label": f"{run.name}: {label}" if len(runs) > 1 and not swept else label,
+                    "short": short,
                     "paired_run": run.manifest.get("paired") is not False,
                 }
             )
     labels = [r["label"] for r in rows]
-    if len(set(labels)) < len(labels):  # runs of the same setups: the run's name and variant id
+    if len(set(labels)) < len(labels):  # runs of the same setups: the run's name, own values
         for r in rows:
-            label = r["short"] if r["short"] == r["variant"] else f"{r['variant']} ({r['short']})"
-            r["label"] = f"{r['run']}: {label}" if len(runs) > 1 else label
+            r["label"] = f"{r['run']}: {r['short']}" if len(runs) > 1 else r["short"]
+    labels = [r["label"] for r in rows]
+    if len(set(labels)) < len(labels):  # variants that say the same in words: their ids too
+        for r in rows:
+            r["label"] = f"{r['label']} ({r['variant']})"
     table = pl.DataFrame(rows, schema=_KEYS_SCHEMA)
     return table.with_row_index("order")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 import polars as pl
 
-from reports.axes import axis_name, effect_label, interactions
+from reports.axes import axis_name, effect_label, interactions, value_words
 from reports.wording import (  # noqa: F401 (num, pts, p_is: used as memo.num by others)
     FAR,
     FAR_BAND,
@@ -126,7 +126,7 @@ def difference_table(diff: pl.DataFrame, word: str) -> pd.DataFrame:
         col = compare_label(r["label"], r["baseline"])
         if r.get("axis"):
             col = effect_label(r).removeprefix("at ")
-        elif "players" in r:
+        elif "players" in r and " player" not in col:  # not when the label says it
             col = f"players {r['players']}, {col}"
         who = f"seat {r['group']}" if r["unit"] == "seat" else pretty(r["group"])
         if col not in columns:
@@ -220,6 +220,24 @@ def _extremes(table: pl.DataFrame) -> tuple[dict, dict] | None:
 
 
 def _imbalance_sentence(t: dict, word: str, group: str, several: bool) -> str | None:
+    """The strongest and the weakest role (or seat); said to be selection-biased when the
+    bots chose their role in that variant (decisions.chosen_roles)."""
+    text = _extremes_sentence(t, word, group, several)
+    if text is None or group != "role":
+        return text
+    from reports.decisions import chosen_roles
+
+    chosen = chosen_roles(t.get("_mix"), word)
+    ext = _extremes(t["win_by_role"])
+    if ext and any((r["run"], r["variant"]) in chosen for r in ext):
+        text = (
+            text[:-1] + f" (there the bot chooses its {word}: selection-biased, see "
+            f"{plural(word).capitalize()})."
+        )
+    return text
+
+
+def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | None:
     table = t["win_by_role"] if group == "role" else t["win_by_seat"]
     ext = _extremes(table)
 
@@ -301,7 +319,7 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
         )
         spans.append((hi["win_rate"] - lo["win_rate"], role, lo, hi))
     for _, role, lo, hi in sorted(spans, key=lambda x: (-x[0], x[1]))[:3]:
-        where = (lambda r: f" at {r[at]}") if param else (lambda r: f" in {r[at]}")
+        where = (lambda r: f" at {_value(param, r[at])}") if param else (lambda r: f" in {r[at]}")
         parts.append(
             f"{_named('role', role, word)} between {pct(lo['win_rate'])}{where(lo)} and "
             f"{pct(hi['win_rate'])}{where(hi)}"
@@ -321,6 +339,13 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     else:
         text += f"no {word}'s win rate changes significantly (after Holm)"
     return text + "."
+
+
+def _value(param: str, value) -> str:
+    """A swept value after "at": the number (at 12), else in words (at advanced true)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value_words(param, value)
 
 
 def _seat_sentence(t: dict) -> str | None:
@@ -413,11 +438,13 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
                 continue
             top = sig.row(sig["diff"].abs().arg_max(), named=True)
             more = sig.height - 1
+            named = _named(top["unit"], top["group"], word)
+            effect = pts_ci(top["diff"], top["ci_low"], top["ci_high"])
             out.append(
-                f"{at}{move} moves {_named(top['unit'], top['group'], word)} "
-                f"{_effect(top)}"
-                + (f" and {more} more significantly" if more else "")
-                + " (after Holm)."
+                f"{at}{move} moves {named} {effect} points ({top['method']}, after Holm)."
+                if not more
+                else f"{at}{move} moves {named} {_effect(top)} and {more} more significantly "
+                "(after Holm)."
             )
     by_move: dict = {}
     for x in interactions(diff):

@@ -285,8 +285,52 @@ def differences(diff: pl.DataFrame, out: Path, images) -> None:
     ax.set_xlabel(f"win rate minus baseline ({base}), points (95% interval)")
     ax.set_ylabel("role / seat")
     ax.set_title("Variant vs baseline (star: significant after Holm)")
-    ax.legend(title="variant", fontsize="small")
+    variants = ax.legend(title="variant (colour)", fontsize="small")
+    ax.add_artist(variants)
+    # the marks' legend below the axes: it never covers a row
+    ax.legend(
+        handles=forest_marks(d.height),
+        title="marks",
+        fontsize="small",
+        title_fontsize="small",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.12),
+        ncol=2,
+    )
+    fig.set_figheight(fig.get_figheight() + 1.2)
     save(fig, out, "variant_differences", images)
+
+
+def forest_marks(comparisons: int) -> list:
+    """The legend of the forest plot's marks: what the dot, the bar and the star mean, and at
+    which level the bars are drawn (each its own 95% interval, not simultaneous: a bar may
+    clear zero without a star, since the star is Holm over every comparison)."""
+    from matplotlib.lines import Line2D
+
+    grey = "0.35"
+    return [
+        Line2D([], [], color=grey, marker="o", linestyle="", label="dot: the change (points)"),
+        Line2D(
+            [],
+            [],
+            color=grey,
+            marker="|",
+            markersize=12,
+            linestyle="-",
+            label="bar: its own 95% interval (not simultaneous)",
+        ),
+        Line2D(
+            [],
+            [],
+            color=grey,
+            marker="*",
+            markersize=12,
+            markeredgecolor="black",
+            linestyle="",
+            label=f"star: significant (Holm, {comparisons} tests)",
+        ),
+        Line2D([], [], color="black", linewidth=0.8, label="line: no change"),
+    ]
 
 
 def balance(bal: pl.DataFrame, out: Path, images) -> None:

@@ -3,9 +3,9 @@
 Percentages with their 95% interval (``56.7% [55.9, 57.6]``), differences in points, p-values to
 two significant digits, counts with thousands separators, names in prose, the marks of a
 significant cell (``SIG``) and a flag (``FAR``), a variant's comparison label and a Markdown pipe
-table. The memo (``memo.py``), the plots (``plots.py``), the rendering (``render.py``) and the
-report (``report.py``) import these from here; nothing here imports another module of
-``reports``.
+table. The memo (``memo.py``), the findings (``findings.py``), the page (``page.py``), the plots
+(``plots.py``) and the rendering (``render.py``) import these from here; nothing here imports
+another module of ``reports``.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def stat(x: float) -> str:
 
 
 def compare_label(label: str, base: str) -> str:
-    """'romans_in_play=14' vs 'romans_in_play=11' -> 'romans_in_play 14 vs 11'."""
+    """'romans_in_play 14' (or 'romans_in_play=14') vs 'romans_in_play 11' ->
+    'romans_in_play 14 vs 11'."""
     a, b = label.rpartition("("), base.rpartition("(")
     inner_a = a[2].rstrip(")") if a[1] else label
     inner_b = b[2].rstrip(")") if b[1] else base
@@ -101,6 +102,20 @@ def compare_label(label: str, base: str) -> str:
     single = inner_a.count("=") == 1 and inner_b.count("=") == 1 and "," not in va + vb
     if single and va and vb and ka == kb and ":" not in label + base:
         return f"{ka} {va} vs {vb}"
+    # swept values in words that differ in one: 'romans_in_play 14' vs 'romans_in_play 11',
+    # '3 players, rp_as_vp 2' vs '3 players, rp_as_vp 1' -> '3 players, rp_as_vp 2 vs 1'
+    pa, pb = label.split(", "), base.split(", ")
+    differ = [i for i, (x, y) in enumerate(zip(pa, pb, strict=False)) if x != y]
+    if len(pa) == len(pb) and len(differ) == 1 and ":" not in label + base:
+        i = differ[0]
+        wa, _, xa = pa[i].rpartition(" ")
+        wb, _, xb = pb[i].rpartition(" ")
+        ya, _, ka = pa[i].partition(" ")
+        yb, _, kb = pb[i].partition(" ")
+        if wa and wa == wb and "[" not in pa[i] + pb[i]:
+            return ", ".join([*pa[:i], f"{wa} {xa} vs {xb}", *pa[i + 1 :]])
+        if ka and ka == kb and ka in ("players", "bots"):  # '4 players', 'search bots'
+            return ", ".join([*pa[:i], f"{ya} vs {yb} {ka}", *pa[i + 1 :]])
     return f"{label} vs {base}"
 
 

@@ -81,7 +81,8 @@ def test_headline_reads_each_stratum_and_names_the_interaction(grid):
     text = (out / "summary.md").read_text()
     head = text.split("\n## ")[0]
     effect4 = pts_ci(r4["diff"], r4["ci_low"], r4["ci_high"])
-    assert f"At 4 players, rp_as_vp 1 → 2 moves the Trusted {effect4} points (paired)" in head
+    moved = f"At 4 players, rp_as_vp 1 → 2 moves the Trusted {effect4} points (paired"
+    assert moved in head and "(paired) (after Holm)" not in head
     assert "At 3 players, rp_as_vp 1 → 2 moves" in head
     # the two strata's intervals are apart: an interaction, with both effects
     assert r4["ci_low"] > r3["ci_high"]

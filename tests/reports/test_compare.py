@@ -116,11 +116,11 @@ def test_stalemates_flagged_at_the_top(rigged):
     summary = (out / "summary.md").read_text()
     head = summary.split("## Flags")[0]
     assert (
-        f"STALEMATE: variant v1 (romans_in_play=13): 7 of {GAMES:,} games "
+        f"STALEMATE: variant romans_in_play 13: 7 of {GAMES:,} games "
         "(7 with no one scoring, 7 ended by a cap)" in head
     )
-    assert "STALEMATE: variant v0" not in summary
-    assert not any("STALEMATE" in x and "v2 (romans" in x for x in head.splitlines())
+    assert "STALEMATE: variant romans_in_play 11" not in summary
+    assert not any("STALEMATE" in x and "romans_in_play 14" in x for x in head.splitlines())
 
 
 def test_stalemate_rules_on_a_hand_built_table():
@@ -185,30 +185,30 @@ def test_two_runs_side_by_side(tmp_path):
     assert result.exit_code == 0, result.output
     bal = pl.read_csv(tmp_path / "x" / "balance.csv")
     assert bal["label"].to_list() == [
-        "alpha: v0 (romans_in_play=11)",
-        "alpha: v1 (romans_in_play=13)",
-        "beta: v0 (romans_in_play=11)",
-        "beta: v1 (romans_in_play=13)",
-        "alpha (c): v0 (romans_in_play=11)",
-        "alpha (c): v1 (romans_in_play=13)",
+        "alpha: romans_in_play 11",
+        "alpha: romans_in_play 13",
+        "beta: romans_in_play 11",
+        "beta: romans_in_play 13",
+        "alpha (c): romans_in_play 11",
+        "alpha (c): romans_in_play 13",
     ]
     diff = pl.read_csv(tmp_path / "x" / "variant_differences.csv")
     methods = dict(diff.group_by("label").agg(pl.col("method").first()).iter_rows())
     # same seed, paired: compared game by game; another seed: not paired
-    assert methods["alpha: v1 (romans_in_play=13)"] == "paired"
-    assert methods["alpha (c): v0 (romans_in_play=11)"] == "paired"
-    assert methods["beta: v0 (romans_in_play=11)"] == "unpaired"
-    twin = diff.filter(pl.col("label") == "alpha (c): v0 (romans_in_play=11)")
+    assert methods["alpha: romans_in_play 13"] == "paired"
+    assert methods["alpha (c): romans_in_play 11"] == "paired"
+    assert methods["beta: romans_in_play 11"] == "unpaired"
+    twin = diff.filter(pl.col("label") == "alpha (c): romans_in_play 11")
     assert (twin["diff"] == 0).all()
     wanderer = diff.filter(
-        (pl.col("label") == "beta: v1 (romans_in_play=13)") & (pl.col("group") == "wanderer")
+        (pl.col("label") == "beta: romans_in_play 13") & (pl.col("group") == "wanderer")
     )
     assert wanderer["significant"][0]
     summary = (tmp_path / "x" / "summary.md").read_text()
     assert "# menhir report: alpha, beta, alpha (c)" in summary
     text = section(summary, "Significant differences from the baseline")
     row = next(r for r in table(text) if r["role or seat"] == "wanderer")
-    assert row["beta: v1 (romans_in_play=13) vs alpha: v0 (romans_in_play=11)"].endswith(" *")
+    assert row["beta: romans_in_play 13 vs alpha: romans_in_play 11"].endswith(" *")
     seats = pl.read_csv(tmp_path / "x" / "win_by_seat.csv")
     assert seats.height == 6 * 4 and seats["label"].n_unique() == 6
 
@@ -216,6 +216,18 @@ def test_two_runs_side_by_side(tmp_path):
 def test_compare_label():
     assert compare_label("v2 (romans_in_play=14)", "v0 (romans_in_play=11)") == (
         "romans_in_play 14 vs 11"
+    )
+    # labels in words (issue 37 item 3): the one value that differs, the rest said once
+    assert compare_label("romans_in_play 14", "romans_in_play 11") == "romans_in_play 14 vs 11"
+    assert compare_label("3 players, rp_as_vp 2", "3 players, rp_as_vp 1") == (
+        "3 players, rp_as_vp 2 vs 1"
+    )
+    assert compare_label("4 players", "3 players") == "4 vs 3 players"
+    assert compare_label("search bots, advanced true", "greedy bots, advanced true") == (
+        "search vs greedy bots, advanced true"
+    )
+    assert compare_label("4 players, rp_as_vp 2", "3 players, rp_as_vp 1") == (
+        "4 players, rp_as_vp 2 vs 3 players, rp_as_vp 1"
     )
     assert compare_label("v1 (players=3,bots=x)", "v0 (players=4,bots=y)") == (
         "v1 (players=3,bots=x) vs v0 (players=4,bots=y)"

@@ -40,7 +40,7 @@ def test_a_disabled_decision_is_flagged_as_never_taken(tmp_path):
     assert "orders" in v0 and "orders" in v1  # out of the bag in both variants
     assert "romanise" not in v0 + v1  # Romanisation is back in v1: v0's settings, not a hole
     elsewhere = next(x for x in holes.splitlines() if "taken in other variants" in x)
-    assert elsewhere.startswith("- variant v0 (romanisation_tokens=0):")
+    assert elsewhere.startswith("- variant romanisation_tokens 0:")
     assert elsewhere.split("other variants: ")[1].startswith("romanise (")
     assert "not a rule hole" in elsewhere
     # roles dealt at random: choosing a role is no decision of this setup, never flagged
@@ -76,7 +76,7 @@ def test_a_kind_random_play_takes_but_the_bots_never_do_is_a_bot_gap(tmp_path):
     assert random_play_use("celtic_trader", dict(setup, bots=["search"] * 3)) is use  # cached
     holes = _holes(out)
     gap = next(x for x in holes if "the bots never did" in x)
-    assert gap.startswith("- variant v0") and "the bots never did discard;" in gap
+    assert gap.startswith("- variant base:") and "the bots never did discard;" in gap
     assert f"{RANDOM_GAMES} random games of this setup" in gap
     assert gap.endswith("a gap of the bots, not a rule hole.")
     dead = next(x for x in holes if "nor by random play" in x)

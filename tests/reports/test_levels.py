@@ -50,6 +50,11 @@ def test_a_property_of_the_game_is_robust(tmp_path):
     assert found["red"]["verdict"] == "holds at every level" and not found["red"]["bot_dependent"]
     robust = summary.split("Robust (off its fair share, same side, at every bot level): ")[1]
     assert "colour red" in robust.splitlines()[0]
+    # two levels are the two strongest: the headline says them once, no second count
+    first = summary.split("Across bot levels:", 1)[1].splitlines()[0]
+    n = len(found)
+    assert first.startswith(f" {n} of {n} findings hold at every level (random vs greedy:edge=0);")
+    assert "two strongest" not in first
 
 
 def test_mixed_games_show_skill_expression(tmp_path):

@@ -83,23 +83,23 @@ def test_solo_summary_makes_no_fair_share_claim(solo):
     trusted = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "trusted"))
     assert (
         "- trusted always reaches the solo target (at least 99% of its games) in variant "
-        f"v0 (players=1) ({trusted.height} of {trusted.height} solo games, 100.0%)." in summary
+        f"1 player ({trusted.height} of {trusted.height} solo games, 100.0%)." in summary
     )
     rate = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "fastest"))
     roles = table(section(summary, "Roles"))
     fastest = next(r for r in roles if r["role"] == "fastest")
     # a solo cell: the share reaching the target with its interval, no significance mark
     assert re.fullmatch(
-        rf"{100 * rate['win'].mean():.1f}% \[\d+\.\d, \d+\.\d\]", fastest["v0 (players=1)"]
+        rf"{100 * rate['win'].mean():.1f}% \[\d+\.\d, \d+\.\d\]", fastest["1 player"]
     )
     seats = {r["seat"]: r for r in table(section(summary, "Seats"))}
     assert "reaching the solo target" in section(summary, "Seats").lower()
-    assert seats["fair share"]["v0 (players=1)"] == "solo"
-    assert seats["fair share"]["v1 (players=2)"] == "50%"
-    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]( \*!?)?", seats["seat 0"]["v1 (players=2)"])
+    assert seats["fair share"]["1 player"] == "solo"
+    assert seats["fair share"]["2 players"] == "50%"
+    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]( \*!?)?", seats["seat 0"]["2 players"])
     balance = {r["variant"]: r for r in table(section(summary, "Balance per variant"))}
-    assert balance["v0 (players=1)"]["first-seat advantage (points)"] == "n/a (solo)"
-    assert balance["v0 (players=1)"]["role spread (points)"] != ""
+    assert balance["1 player"]["first-seat advantage (points)"] == "n/a (solo)"
+    assert balance["1 player"]["role spread (points)"] != ""
     # alone at their player count: nothing is compared
     assert not (out / "variant_differences.csv").exists() and not (out / "chi_square.csv").exists()
     assert "players 1, 2: one variant each, not compared" in summary
@@ -117,10 +117,10 @@ def test_solo_only_run(tmp_path, monkeypatch):
     seats = pl.read_csv(out / "win_by_seat.csv")
     assert seats["fair"].is_null().all() and seats["p_value"].is_null().all()
     summary = (out / "summary.md").read_text()
-    assert "Baseline variant: v0 (x=1)." in summary and "fair" not in summary.split("## Roles")[1]
+    assert "Baseline variant: x 1." in summary and "fair" not in summary.split("## Roles")[1]
     # same player count: the two solo variants are compared with each other
     diff = pl.read_csv(out / "variant_differences.csv")
-    assert set(diff["baseline"]) == {"v0 (x=1)"} and (diff["diff"] == 0).all()
+    assert set(diff["baseline"]) == {"x 1"} and (diff["diff"] == 0).all()
     assert "players" not in diff.columns
 
 
@@ -143,7 +143,7 @@ def test_differences_only_within_a_player_count(two_counts):
     run, out = two_counts
     diff = pl.read_csv(out / "variant_differences.csv")
     pairs = set(diff.select("variant", "baseline").unique().iter_rows())
-    assert pairs == {("v1", "v0 (romans_in_play=11)"), ("v3", "v2 (romans_in_play=11)")}
+    assert pairs == {("v1", "2 players, romans_in_play 11"), ("v3", "3 players, romans_in_play 11")}
     assert dict(diff.select("variant", "players").unique().iter_rows()) == {"v1": 2, "v3": 3}
     assert set(diff["method"]) == {"paired"}
     assert (diff.filter(pl.col("variant") == "v1")["diff"] == 0).all()
@@ -181,11 +181,12 @@ def test_summary_names_the_baseline_of_each_player_count(two_counts):
     summary = (out / "summary.md").read_text()
     assert (
         "Variants are compared only with the baseline of their player count "
-        "(players 2: v0 (romans_in_play=11); players 3: v2 (romans_in_play=11))." in summary
+        "(players 2: 2 players, romans_in_play 11; players 3: 3 players, romans_in_play 11)."
+        in summary
     )
     text = section(summary, "Significant differences from the baseline")
     trusted = next(r for r in table(text) if r["role or seat"] == "trusted")
-    assert trusted["players 3, romans_in_play 13 vs 11"].endswith(" *")
+    assert trusted["3 players, romans_in_play 13 vs 11"].endswith(" *")
     assert "- players 3: role x variant wins: chi2 = " in summary
     assert "- players 2: role x variant wins: chi2 = " in summary
 
@@ -203,7 +204,8 @@ def test_variant_mixing_player_counts_is_grouped_alone(tmp_path):
         )
     out = make_report([run], tmp_path / "report")
     diff = pl.read_csv(out / "variant_differences.csv")
-    assert diff.select("variant", "baseline").unique().rows() == [("v2", "v1 (romans_in_play=13)")]
+    pairs = diff.select("variant", "baseline").unique().rows()
+    assert pairs == [("v2", "3 players, romans_in_play 13")]
     summary = (out / "summary.md").read_text()
     assert "players 2-3 (mean 2.5): one variant each, not compared" in summary
     fair = pl.read_csv(out / "win_by_seat.csv").filter(pl.col("variant") == "v0")["fair"]

@@ -58,7 +58,7 @@ def test_side_table_with_the_selection_bias_note(report):
             (pl.col("variant") == "v0") & (pl.col("role") == role) & (pl.col("side") == side)
         )
         rate = g["win"].sum() / g.height
-        cell = rows[f"{role}, side {side}"]["v0 (romans_in_play=1)"]
+        cell = rows[f"{role}, side {side}"]["romans_in_play 1"]
         assert cell.startswith(pct_ci(rate, 0, 0).split(" [")[0] + " [")
 
 

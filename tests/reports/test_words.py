@@ -1,0 +1,154 @@
+"""Labels in words (issue 37 item 3): every table header, sentence and plot of a report names a
+variant by its swept values in words (`romans_in_play 13`, `4 players, rp_as_vp 2`, `search
+bots`), never by its id (`v1`) or a `key=value` label; the CSVs keep the ids. The forest plot
+explains its marks in a legend."""
+
+import re
+
+import matplotlib.text
+import polars as pl
+import pytest
+
+from reports import make_report, plots
+from reports.axes import value_words
+from reports.synthetic import write_run
+from tests.reports.mdtable import section, table
+
+VARIANT_ID = re.compile(r"\bv\d+\b")
+KEY_VALUE = re.compile(r"[a-z_]=[0-9A-Za-z]")
+IMAGE = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
+
+
+def _report_and_figures(runs, out):
+    """The report of `runs` and every text of its figures, read just before each is closed."""
+    seen: dict[str, list] = {}
+    close = plots.plt.close
+
+    def spy(fig=None):
+        if fig is not None and not isinstance(fig, str):
+            titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+            texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+            legends = [
+                (leg.get_title().get_text(), [t.get_text() for t in leg.get_texts()])
+                for ax in fig.axes
+                for leg in ax.findobj(matplotlib.legend.Legend)
+            ]
+            seen[titles[0] if titles else str(len(seen))] = [texts, legends]
+        return close(fig)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(plots.plt, "close", spy)
+    try:
+        report = make_report(runs, out)
+    finally:
+        mp.undo()
+    return report, seen
+
+
+@pytest.fixture(scope="module")
+def one_axis(tmp_path_factory):
+    base = tmp_path_factory.mktemp("words1")
+    run = write_run(base / "run", games=800, values=(11, 13, 14), boost={2: ("trusted", 30)})
+    return _report_and_figures([run], base / "report")
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory):
+    base = tmp_path_factory.mktemp("words2")
+    run = write_run(
+        base / "run",
+        games=600,
+        grid={"players": [3, 4], "roles.trusted.rp_as_vp": [1, 2]},
+        boost={3: ("trusted", 40)},
+    )
+    return _report_and_figures([run], base / "report")
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("words3")
+    a = write_run(base / "a", games=600, name="low", bot="greedy", seed=2)
+    b = write_run(base / "b", games=600, name="high", bot="search", seed=2)
+    return _report_and_figures([a, b], base / "report")
+
+
+CASES = ["one_axis", "grid", "two_runs"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_variant_id_nor_key_value_label_reaches_a_reader(case, request):
+    out, figures = request.getfixturevalue(case)
+    summary = (out / "summary.md").read_text()
+    html = IMAGE.sub("", (out / "report.html").read_text())
+    assert not VARIANT_ID.findall(summary), VARIANT_ID.findall(summary)[:5]
+    assert not KEY_VALUE.findall(summary), KEY_VALUE.findall(summary)[:5]
+    assert not VARIANT_ID.findall(html), VARIANT_ID.findall(html)[:5]
+    for name, (texts, _) in figures.items():
+        bad = [t for t in texts if VARIANT_ID.search(t) or KEY_VALUE.search(t)]
+        assert not bad, (name, bad)
+
+
+@pytest.mark.parametrize(
+    "case, headers",
+    [
+        ("one_axis", ["romans_in_play 11", "romans_in_play 13", "romans_in_play 14"]),
+        (
+            "grid",
+            [
+                "3 players, rp_as_vp 1",
+                "3 players, rp_as_vp 2",
+                "4 players, rp_as_vp 1",
+                "4 players, rp_as_vp 2",
+            ],
+        ),
+        (
+            "two_runs",
+            [
+                "greedy bots, romans_in_play 11",
+                "greedy bots, romans_in_play 13",
+                "search bots, romans_in_play 11",
+                "search bots, romans_in_play 13",
+            ],
+        ),
+    ],
+)
+def test_columns_are_the_swept_values_in_words_and_csvs_keep_the_ids(case, headers, request):
+    out, _ = request.getfixturevalue(case)
+    summary = (out / "summary.md").read_text()
+    roles = table(section(summary, "Roles"))
+    assert list(roles[0])[1:] == headers
+    seats = pl.read_csv(out / "win_by_seat.csv")
+    assert seats["label"].unique(maintain_order=True).to_list() == headers
+    assert set(seats["variant"]) <= {f"v{i}" for i in range(4)}  # the ids, for scripts
+    balance = pl.read_csv(out / "balance.csv")
+    assert {"run", "variant", "label"} <= set(balance.columns)
+
+
+def test_a_difference_column_says_the_one_value_that_changes(one_axis, grid):
+    (out, _), (out2, _) = one_axis, grid
+    title = "Significant differences from the baseline"
+    diff = table(section((out / "summary.md").read_text(), title))
+    assert "romans_in_play 14 vs 11" in diff[0]
+    diff2 = table(section((out2 / "summary.md").read_text(), title))
+    assert "4 players, rp_as_vp 1 → 2" in diff2[0]
+
+
+def test_values_in_words():
+    assert value_words("advanced", True) == "advanced true"
+    assert value_words("advanced", False) == "advanced false"
+    assert value_words("bots", "search") == "search bots"
+    assert value_words("players", 1) == "1 player"
+    assert value_words("roles.trusted.rp_as_vp", 2) == "rp_as_vp 2"
+
+
+def test_the_forest_plot_explains_its_marks(one_axis):
+    _, figures = one_axis
+    texts, legends = figures["Variant vs baseline (star: significant after Holm)"]
+    titles = dict(legends)
+    assert set(titles) == {"variant (colour)", "marks"}
+    assert titles["variant (colour)"] == ["romans_in_play 13", "romans_in_play 14"]
+    marks = " ".join(titles["marks"])
+    for said in ("dot: the change", "bar: its own 95% interval", "not simultaneous", "star:"):
+        assert said in marks, marks
+    comparisons = pl.read_csv(one_axis[0] / "variant_differences.csv").height
+    assert f"significant (Holm, {comparisons} tests)" in marks
