@@ -396,7 +396,7 @@ def _own_names(*kernels):
     def jit(func=None, **options):
         def wrap(f):
             f.__qualname__ = f"{f.__qualname__}__{tag}"
-            return njit(**options)(f)
+            return njit(no_cfunc_wrapper=True, **options)(f)  # as sim.core.kernel's
 
         return wrap(func) if func is not None else wrap
 

@@ -17,7 +17,8 @@ from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import boards, compile_data, dev_names, resource_names, terrain_names
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan.rules import current_player, init_state, is_over, step, victory_points
-from strategies.catan import choose_action
+from strategies.catan import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 
 class _Names:
@@ -154,6 +155,7 @@ def trace(setup, seed):
     data = compile_data(dict(setup.params), setup.players)
     names = _Names(setup.params)
     codes, params = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     n = setup.players
     streams = new_streams(n)
     seed_streams(streams, np.uint64(seed))
@@ -166,7 +168,7 @@ def trace(setup, seed):
     lines += _board_lines(a, names, names.board.n_hexes, names.board.n_slots)
     while not is_over(a):
         seat = current_player(a)
-        act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+        act = choose(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         result.actions[0, seat, decision_kind(a, data, act)] += 1
         step(a, act, data, streams[0], b)
         lines += _event(a, b, int(act), names, data)

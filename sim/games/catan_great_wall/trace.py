@@ -21,7 +21,8 @@ from sim.games.catan_great_wall.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan_great_wall.params import board_for, compile_data
 from sim.games.catan_great_wall.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan_great_wall.rules import current_player, init_state, is_over, step
-from strategies.catan_great_wall import choose_action
+from strategies.catan_great_wall import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 NUMERALS = ("I", "II", "III", "IV", "V")
 
@@ -120,6 +121,7 @@ def trace(setup, seed):
     n = setup.players
     names = _Names(setup.params, n)
     codes, params = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     streams = new_streams(n)
     seed_streams(streams, np.uint64(seed))
     a = np.zeros(G.GW_STATE_LEN, np.int32)
@@ -134,7 +136,7 @@ def trace(setup, seed):
         lines.append(f"  wall {names.walls[w]}: attack path {path}")
     while not is_over(a):
         seat = current_player(a)
-        act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+        act = choose(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         result.actions[0, seat, decision_kind(a, data, act)] += 1
         step(a, act, data, streams[0], b)
         lines += _event(a, b, int(act), names, data)

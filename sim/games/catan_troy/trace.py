@@ -28,7 +28,8 @@ from sim.games.catan_troy.params import (
 )
 from sim.games.catan_troy.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan_troy.rules import current_player, init_state, is_over, step, victory_points
-from strategies.catan_troy import choose_action
+from strategies.catan_troy import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 
 class _TroyNames(_Names):
@@ -154,6 +155,7 @@ def trace(setup, seed):
     n = setup.players
     names = _TroyNames(setup.params, n)
     codes, params = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     streams = new_streams(n)
     seed_streams(streams, np.uint64(seed))
     a = np.zeros(T.STATE_LEN, np.int32)
@@ -164,7 +166,7 @@ def trace(setup, seed):
     lines = [f"catan_troy, {n} players, seed {seed}", *_setup_lines(a, names, n)]
     while not is_over(a):
         seat = current_player(a)
-        act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+        act = choose(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         result.actions[0, seat, decision_kind(a, data, act)] += 1
         step(a, act, data, streams[0], b)
         lines += _event(a, b, int(act), names, data)

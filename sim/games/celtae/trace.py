@@ -95,7 +95,8 @@ from sim.games.celtae.trace_effects import (
     effects,
     substeps,
 )
-from strategies.celtae import choose_action
+from strategies.celtae import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 
 class _Names:
@@ -256,6 +257,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     nm = _Names()
     data = setup_data(setup)
     codes, params = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     mode, fixed = role_mode_of(setup)
     n = setup.players
     streams = new_streams(n)
@@ -278,7 +280,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
             round_seen = int(a[ROUND])
             lines.append(f"-- round {round_seen} --")
         seat = current_player(a)
-        act = choose_action(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
+        act = choose(a, data, seat, codes[seat], params[seat], streams[1 + seat], buf)
         text = describe(a, act, nm)
         counts[seat, decision_kind(a, act)] += 1
         lines.append(f"seat {seat}: {text}")

@@ -41,7 +41,8 @@ from sim.games.celtic_trader.params import (
 )
 from sim.games.celtic_trader.play import write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, setup_state, step
-from strategies.celtic_trader import choose_action
+from strategies.celtic_trader import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 ITEM_NAMES = ("gold", "bread", "ring", "elixir")
 
@@ -245,6 +246,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
 
     data = game_data(setup, seed)
     codes, values = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     fixed = fixed_destinies(setup)
     streams = np.zeros((1 + setup.players, 4), np.uint64)
     seed_streams(streams, np.uint64(seed % 2**64))
@@ -265,7 +267,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     counts = np.zeros((setup.players, len(DECISION_KINDS)), np.int32)
     while not is_over(a):
         seat = current_player(a)
-        act = int(choose_action(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
+        act = int(choose(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
         lines.append(f"  seat {seat} {describe_action(a, data, act)}")
         counts[seat, decision_kind(a, act)] += 1
         step(a, act, data, streams[0], b)

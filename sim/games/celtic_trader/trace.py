@@ -65,7 +65,8 @@ from sim.games.celtic_trader.params import (
 )
 from sim.games.celtic_trader.play import game_data, role_mode_of, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, setup_state, step
-from strategies.celtic_trader import choose_action
+from strategies.celtic_trader import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 END_NAMES = ("all_conquered", "supply_exhausted", "turn_limit", "turn_cap")
 N_BAST = 6
@@ -761,6 +762,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     data = game_data(setup, seed)
     _DATA_CACHE["data"] = data
     codes, values = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     mode, fixed = role_mode_of(setup)
     streams = np.zeros((1 + setup.players, 4), np.uint64)
     seed_streams(streams, np.uint64(seed % 2**64))
@@ -781,7 +783,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     lines += [f"  {x}" for x in describe_step(before, a, None)]
     while not is_over(a):
         seat = current_player(a)
-        act = int(choose_action(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
+        act = int(choose(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
         lines.append(f"  seat {seat} {describe_action(a, act)}")
         counts[seat, decision_kind(a, act)] += 1
         step(a, act, data, streams[0], b)

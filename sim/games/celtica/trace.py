@@ -66,7 +66,8 @@ from sim.games.celtica.state import (
     XP,
     XP_SHUFFLES,
 )
-from strategies.celtica import choose_action
+from strategies.celtica import choose_action, choose_plain
+from strategies.search import chunk_loop
 
 
 class _Names:
@@ -406,6 +407,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     params = dict(setup.params)
     data = compile_data(params)
     codes, bot_params = setup.bot_arrays()
+    choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
     players = setup.players
     names = _Names(params)
     n_druids = params["druids"]
@@ -422,9 +424,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     lines += _deal_lines(a, names, players)
     while not is_over(a):
         seat = int(current_player(a))
-        act = int(
-            choose_action(a, data, seat, codes[seat], bot_params[seat], streams[1 + seat], buf)
-        )
+        act = int(choose(a, data, seat, codes[seat], bot_params[seat], streams[1 + seat], buf))
         counts[seat, decision_kind(a, act)] += 1
         step(a, np.int32(act), data, streams[0], b)
         lines.append(_action_line(a, b, act, names))
