@@ -46,11 +46,17 @@ def needs_search(setups) -> bool:
     return any(SEARCH_CODE in setup.bot_arrays()[0] for setup in setups)
 
 
+def index_path(kernel) -> Path | None:
+    """Where numba keeps the index of ``kernel``'s cached versions (None: not a cached kernel)."""
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    return Path(index) if index else None
+
+
 def is_cached(kernel) -> bool:
     """Whether numba's cache holds a compiled version of ``kernel`` (its index file exists)."""
-    cache = getattr(kernel, "_cache", None)
-    index = getattr(cache, "_index_path", None)
-    return index is None or Path(index).exists()
+    index = index_path(kernel)
+    return index is None or index.exists()
 
 
 def times_path() -> Path | None:
