@@ -465,7 +465,8 @@ def _nth_undealt(data, k, picks):
 @leaf
 def begin_turn(s, data):
     """Per-turn counters; the abilities of last turn's quests (ability_same_visit off); True
-    when the seat must first keep one of its two destiny cards (advanced deal)."""
+    while a seat must still keep one of its two destiny cards (advanced deal: set-up, before
+    the first turn, see ``destiny_pending``)."""
     seat = s[CUR]
     q = qp(seat)
     s[q + QP_SHIELD_USED] = 0
@@ -478,9 +479,20 @@ def begin_turn(s, data):
             if (pending >> quest) & 1:
                 gain_ability(s, data, seat, quest)
         s[q + QP_PENDING_MASK] = 0
-    if s[q + QP_DESTINY] < 0:
-        s[PHASE] = PH_DESTINY
-        return True
+    return destiny_pending(s)
+
+
+@leaf
+def destiny_pending(s):
+    """§4.11: "*chaque joueur pioche deux cartes de destinée, choisit l'une d'elles et défausse
+    l'autre pendant la préparation de la partie*": True (phase and seat set) while a seat still
+    holds two cards. Every seat keeps its card in seat order before the first player's first
+    turn, so nobody chooses after seeing a turn played."""
+    for seat in range(s[NP]):
+        if s[qp(seat) + QP_DESTINY] < 0:
+            s[CUR] = seat
+            s[PHASE] = PH_DESTINY
+            return True
     return False
 
 

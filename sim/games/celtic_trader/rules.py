@@ -1160,9 +1160,12 @@ def _apply_quest(s, action, data, rng):
         else:
             s[PHASE] = PH_QUEST_DRAW
         return
-    if ph == PH_DESTINY:
+    if ph == PH_DESTINY:  # set-up (§4.11): every seat keeps its card, then seat 0 plays
         quest.keep_destiny(s, data, action - A_DESTINY)
-        _after_role(s, data, rng)
+        if not quest.destiny_pending(s):
+            s[CUR] = 0
+            s[ACTS] = 0
+            _after_role(s, data, rng)
     elif ph == PH_RETURN:
         quest.return_token(s, action - A_ORDER)
         if not quest.must_return(s, data):

@@ -770,7 +770,9 @@ def test_Q21_advanced_destiny_deal():
     t = act(t, data, Q.A_DESTINY + 1)
     q = qp(0)
     assert t[q + Q.QP_DESTINY] == cards[1] and t[Q.DESTINY_OUT] == 1
-    assert t[q + Q.QP_ALT0] == -1 and t[q + Q.QP_ALT0 + 1] == -1 and t[S.PHASE] == S.PH_START
+    assert t[q + Q.QP_ALT0] == -1 and t[q + Q.QP_ALT0 + 1] == -1
+    # set-up goes on: seat 1 keeps its card before seat 0 plays (test_choices.py, §4.11)
+    assert t[S.CUR] == 1 and t[S.PHASE] == Q.PH_DESTINY
     # the basic game: 6 cards, one each, no choice
     data, s = table(5, destinies=[None] * 5)
     got = [int(s[qp(seat) + Q.QP_DESTINY]) for seat in range(5)]
