@@ -1161,38 +1161,52 @@ def at_bastion(s, data):
 @leaf
 def deliver_actions(s, data, out):
     """Deliveries as Celtic Trader lists them (1..MAX_DELIVER tokens of a type: quests add to
-    Carrying X beyond Celtic Trader's 3), and each again with rings (B7) when the seat holds
-    one."""
+    Carrying X beyond Celtic Trader's 3), then each again with 1..j rings, j the rings the seat
+    may spend on it (B7: one per token, at most those in its pouch; lever ``per_delivery``: one
+    per visit). A delivery of k tokens with R rings held lists min(k, R) ring choices."""
     n = trader.legal_actions_deliver(s, data, out)
     seat = s[CUR]
     q = qp(seat)
-    if s[q + QP_ITEMS + I_RING] == 0:
+    rings = s[q + QP_ITEMS + I_RING]
+    if rings == 0:
         return n
-    if xr(data, X_RING_PER_VISIT) and s[q + QP_RING_USED] > 0:
-        return n
+    if xr(data, X_RING_PER_VISIT):
+        if s[q + QP_RING_USED] > 0:
+            return n
+        rings = 1
     m = n
     for i in range(1, m):
-        out[n] = A_RING + out[i] - A_DELIVER
-        n += 1
+        a = out[i] - A_DELIVER
+        k = a % MAX_DELIVER + 1
+        top = k if k < rings else rings
+        for j in range(top):
+            out[n] = ring_action(a, j + 1)
+            n += 1
     return n
 
 
 @leaf
+def ring_action(a, j):
+    """The action delivering ``a`` (= r * MAX_DELIVER + k - 1) with ``j`` rings (j >= 1)."""
+    return A_RING + a * MAX_DELIVER + j - 1
+
+
+@leaf
 def deliver(s, data, action):
-    """A delivery (§4.6): Celtic Trader's pay, then the rings and Harp-type quests."""
+    """A delivery (§4.6): Celtic Trader's pay, then the rings chosen and Harp-type quests."""
     seat = s[CUR]
     q = qp(seat)
-    rings = action >= A_RING
-    a = action - A_RING if rings else action - A_DELIVER
+    use = 0
+    a = action - A_DELIVER
+    if action >= A_RING:
+        a = (action - A_RING) // MAX_DELIVER
+        use = (action - A_RING) % MAX_DELIVER + 1
     k = a % MAX_DELIVER + 1
     b = data[O_SEC_BAST + s[PLAYERS + seat * PW + P_POS]]
     s[q + QP_TRIBES] |= 1 << b
     trader._deliver(s, data, seat, A_DELIVER + a)
     extra = 0
-    if rings:
-        use = k if k < s[q + QP_ITEMS + I_RING] else s[q + QP_ITEMS + I_RING]
-        if xr(data, X_RING_PER_VISIT):
-            use = 1
+    if use > 0:
         for _ in range(use):
             s[q + QP_ITEMS + I_RING] -= 1
             discard_item(s, data, I_RING)

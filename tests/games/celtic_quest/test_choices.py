@@ -11,7 +11,22 @@ from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.play import game_data
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.rules import init_state
-from tests.games.celtic_quest.helpers import act, legal, qp, rng, set_bag, start_turn, table
+from strategies.celtic_quest.greedy import greedy_action, greedy_defaults
+from tests.games.celtic_quest.helpers import (
+    BUF,
+    act,
+    deliver,
+    deliver_rings,
+    disc,
+    legal,
+    pouch,
+    qp,
+    rng,
+    set_bag,
+    start_turn,
+    table,
+)
+from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp
 
 
 def test_regles_avancees_destiny_kept_pendant_la_preparation_de_la_partie():
@@ -54,3 +69,50 @@ def test_regles_avancees_every_destiny_is_kept_before_the_first_draw_in_a_dealt_
             s = act(s, data, Q.A_DESTINY + 1)
         assert s[S.CUR] == 0 and s[S.DRAWS_TOTAL] > 0
         assert all(s[qp(seat) + Q.QP_DESTINY] >= 0 for seat in range(players))
+
+
+def test_anneau_utilise_pour_gagner_2_pr_lors_de_la_livraison_d_une_ressource_rings_chosen():
+    """ "Anneau – utilisé pour gagner 2 PR supplémentaires lors de la livraison d'une ressource"
+    (B7: one ring per delivered token): how many rings go on a delivery is the seat's choice,
+    from 1 up to min(tokens delivered, rings held); the plain delivery (none) stays legal."""
+    data, s = _at_iceni(trade=1, rings=3, tokens=dict(grape=2, fish=1))
+    ring_rp = int(data[Q.X_RULES + Q.X_RING_RP])  # the TOML's items.ring.amount
+    assert ring_rp > 0
+    got = legal(s, data)
+    assert deliver("grape", 2) in got
+    assert {j for j in range(1, 4) if deliver_rings("grape", 2, j) in got} == {1, 2}
+    assert {j for j in range(1, 4) if deliver_rings("grape", 1, j) in got} == {1}
+    base = _rp(act(s, data, deliver("grape", 2)))
+    for j in (1, 2):
+        t = act(s, data, deliver_rings("grape", 2, j))
+        assert _rp(t) == base + j * ring_rp
+        assert pouch(t, 0) == {"ring": 3 - j} and disc(t)["ring"] == j
+        # the rings left may go on the next type of this visit
+        assert deliver_rings("fish", 1, 1) in legal(t, data)
+    # a single ring held: one ring choice per delivery, whatever the tokens
+    data, s = _at_iceni(trade=1, rings=1, tokens=dict(grape=2))
+    got = legal(s, data)
+    assert deliver_rings("grape", 2, 1) in got and deliver_rings("grape", 2, 2) not in got
+    # lever ring_bonus = per_delivery: one ring for the whole visit, never two
+    data, s = _at_iceni(trade=1, rings=2, tokens=dict(grape=2), ring_bonus="per_delivery")
+    got = legal(s, data)
+    assert deliver_rings("grape", 2, 1) in got and deliver_rings("grape", 2, 2) not in got
+
+
+def test_anneau_greedy_spends_the_rings_its_estimate_prefers():
+    """Greedy weighs a ring now (``ring_extra_rp`` RP) against keeping it for a later delivery
+    (worth at most the same, the game may end first): it spends every ring it may; with a
+    ring worth nothing (ring_extra_rp = 0 in the data) it keeps them."""
+    data, s = _at_iceni(trade=1, rings=3, tokens=dict(grape=2))
+    assert _greedy(s, data) == deliver_rings("grape", 2, 2)
+    data, s = _at_iceni(trade=1, rings=1, tokens=dict(grape=2))
+    assert _greedy(s, data) == deliver_rings("grape", 2, 1)
+    data, s = _at_iceni(trade=1, rings=2, tokens=dict(grape=2), ring_extra_rp=0)
+    assert _greedy(s, data) == deliver("grape", 2)
+
+
+def _greedy(s, data, seat=0):
+    buf = np.zeros(BUF, np.int32)
+    a = greedy_action(s, data, seat, greedy_defaults(), rng(3), buf)
+    assert a in legal(s, data)
+    return int(a)
