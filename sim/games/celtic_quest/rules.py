@@ -234,6 +234,7 @@ from sim.games.celtic_trader.state import (
     PW,
     ROMAN,
     SPOT,
+    T_CYCLE,
     VISIT_PAID,
 )
 
@@ -521,14 +522,24 @@ def draws_this_turn(s, data):
 @leaf
 def must_return(s, data):
     """True (phase set) while the seat still owes a token back to the bag (B20: chosen after
-    seeing all of them); never more than it drew beyond the rule's count. When the bag ran
-    short (DRAWS_LEFT draws still owed, made after a cycle token refills it), only the tokens
-    drawn beyond the rule's count go back, and the extra draws still owed are dropped: the seat
-    resolves the rule's count, as with a full bag."""
+    seeing all of them, among the tokens not resolved yet); never more than it drew beyond the
+    rule's count. When the bag ran short (DRAWS_LEFT draws still owed), the cycle token is among
+    the drawn ones (CT §4.4: "after resolving it draw the missing token(s) from the refilled
+    bag"): the return waits for those draws, so the seat still chooses among every token it
+    drew. Draws that cannot be made (the refilled bag is short too) are the extra ones lost
+    first: the seat then returns only what it drew beyond the rule's count."""
     if s[RETURN_LEFT] <= 0:
         return False
-    if s[RETURN_LEFT] <= s[DRAWS_LEFT]:
-        s[DRAWS_LEFT] -= s[RETURN_LEFT]
+    if s[DRAWS_LEFT] > 0:
+        for i in range(s[N_PENDING]):
+            if s[PENDING + i] == T_CYCLE:
+                return False  # the missing draws come once the cycle token is resolved
+        drop = s[RETURN_LEFT] if s[RETURN_LEFT] < s[DRAWS_LEFT] else s[DRAWS_LEFT]
+        s[DRAWS_LEFT] -= drop
+        s[RETURN_LEFT] -= drop
+        if s[RETURN_LEFT] <= 0:
+            return False
+    if s[N_PENDING] == 0:
         s[RETURN_LEFT] = 0
         return False
     s[PHASE] = PH_RETURN

@@ -560,6 +560,8 @@ def _resolve(s, data, rng, k):
             s[DISC + j] = 0
         s[BAG + T_CYCLE] += 1
         _draw_up(s, rng)
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: a Talisman return waited for these draws
+            return not quest.must_return(s, data)
         return True
     if k == T_ORDERS:
         s[DISC + T_ORDERS] += 1

@@ -14,7 +14,10 @@ from sim.games.celtic_trader.rules import init_state
 from strategies.celtic_quest.greedy import greedy_action, greedy_defaults
 from tests.games.celtic_quest.helpers import (
     BUF,
+    KIND,
+    RES,
     act,
+    completed,
     deliver,
     deliver_rings,
     disc,
@@ -26,7 +29,7 @@ from tests.games.celtic_quest.helpers import (
     start_turn,
     table,
 )
-from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp
+from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp, placed
 
 
 def test_regles_avancees_destiny_kept_pendant_la_preparation_de_la_partie():
@@ -116,3 +119,52 @@ def _greedy(s, data, seat=0):
     a = greedy_action(s, data, seat, greedy_defaults(), rng(3), buf)
     assert a in legal(s, data)
     return int(a)
+
+
+def test_talisman_pioche_3_jetons_et_en_remet_1_dans_le_sac_with_a_nearly_empty_bag():
+    """ "Si la quête du Talisman a été accomplie le joueur pioche 3 jetons et en remet 1 dans le
+    sac", with the bag nearly empty (CT §4.4: "if the cycle token is among them, after
+    resolving it draw the missing token(s) from the refilled bag"): the holder draws the 2
+    tokens left, resolves the cycle token, draws the third from the refilled bag, and then
+    chooses which unresolved token goes back (was: the third draw was dropped, no choice)."""
+    data, s0 = table()
+    s = placed(s0, 0, "T14")
+    completed(s, data, 0, "talisman")
+    set_bag(s, cycle=1, wheat=1)
+    s[S.DISC + KIND["ore"]] = 2  # what the cycle token brings back
+    t = start_turn(s, data, 0)
+    assert t[S.N_PENDING] == 2 and t[S.PHASE] == S.PH_ORDER  # no return before the third
+    cycle = [i for i in range(2) if t[S.PENDING + i] == KIND["cycle"]][0]
+    t = act(t, data, S.A_ORDER + cycle)
+    assert t[S.PHASE] == Q.PH_RETURN and t[S.DRAWS_TOTAL] == 3
+    third = int(t[S.DRAWN_LOG + 2])  # from the refilled bag: an ore or the cycle again
+    assert third in (RES["ore"], KIND["cycle"])
+    assert sorted(int(t[S.PENDING + i]) for i in range(2)) == sorted([RES["wheat"], third])
+    assert legal(t, data) == {S.A_ORDER, S.A_ORDER + 1}  # a choice per candidate token
+    for slot in range(2):
+        k = int(t[S.PENDING + slot])
+        u = act(t, data, S.A_ORDER + slot)
+        assert u[S.BAG + k] == t[S.BAG + k] + 1  # back unresolved
+        assert u[S.N_PENDING] <= 1 and u[Q.RETURN_LEFT] == 0
+    # greedy returns the token it wants least (its order: Roman, Romanisation, orders, cycle,
+    # then resources): a Roman drawn third goes back rather than the wheat
+    u = t.copy()
+    u[S.PENDING + [i for i in range(2) if u[S.PENDING + i] != RES["wheat"]][0]] = KIND["roman"]
+    assert (
+        _greedy(u, data)
+        == S.A_ORDER + [i for i in range(2) if u[S.PENDING + i] == KIND["roman"]][0]
+    )
+    # resolved the other way (wheat first, then the cycle): the only unresolved token is the
+    # third draw, which goes back; the seat resolved the rule's 2 (wheat, cycle)
+    t = start_turn(s, data, 0)
+    t = act(t, data, S.A_ORDER + 1 - cycle)
+    while t[S.PHASE] != Q.PH_RETURN:  # wheat: the demand it raises (the drawer's choice)
+        assert t[S.PHASE] in (S.PH_RAISE, S.PH_SPOT, S.PH_ORDER)
+        t = act(t, data, min(legal(t, data)))
+    assert legal(t, data) == {S.A_ORDER}
+    # without the Talisman: nothing is returned, the cycle's missing draw is resolved
+    s = placed(s0, 0, "T14")
+    set_bag(s, cycle=1, wheat=0, fish=0)
+    s[S.DISC + KIND["ore"]] = 2
+    t = start_turn(s, data, 0)
+    assert t[S.DRAWS_TOTAL] == 2 and t[Q.RETURN_LEFT] == 0 and t[S.PHASE] != Q.PH_RETURN
