@@ -5,13 +5,19 @@ shared/seeds/001_*.txt). Positions built by hand on the fixed map, as test_scena
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from sim.core.datafile import DataFileError
+from sim.core.params import ParamError
 from sim.core.registry import make_setup
 from sim.games.celtic_quest import layout as Q
-from sim.games.celtic_quest.play import game_data
+from sim.games.celtic_quest.mapgen import _Board
+from sim.games.celtic_quest.params import GAME_DATA
+from sim.games.celtic_quest.play import game_data, map_layout
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.rules import init_state
 from strategies.celtic_quest.greedy import greedy_action, greedy_defaults
+from strategies.celtic_quest.placement import placement_score
 from tests.games.celtic_quest.helpers import (
     BUF,
     KIND,
@@ -29,6 +35,7 @@ from tests.games.celtic_quest.helpers import (
     start_turn,
     table,
 )
+from tests.games.celtic_quest.test_mapgen import check_layout
 from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp, placed
 
 
@@ -168,3 +175,71 @@ def test_talisman_pioche_3_jetons_et_en_remet_1_dans_le_sac_with_a_nearly_empty_
     s[S.DISC + KIND["ore"]] = 2
     t = start_turn(s, data, 0)
     assert t[S.DRAWS_TOTAL] == 2 and t[Q.RETURN_LEFT] == 0 and t[S.PHASE] != Q.PH_RETURN
+
+
+# ---------------------------------------------------------------------------------------------
+# §3.1 item 2: "each player draws the top tile and places it ... The placing player chooses
+# among legal placements" (map_placement = "players")
+# ---------------------------------------------------------------------------------------------
+
+
+def test_preparation_de_la_carte_the_placing_player_chooses_random_bots_place_uniformly():
+    """With every seat random, "players" builds the maps the default policy builds (uniform
+    over the legal placements, the same draws): the parameter changes nothing a random table
+    plays."""
+    for seed in (0, 5, 11):
+        maps = [
+            map_layout(make_setup("celtic_quest", 3, {"map_placement": mp}, "random"), seed)[1]
+            for mp in ("random", "players")
+        ]
+        assert maps[0] == maps[1]
+
+
+def test_preparation_de_la_carte_greedy_places_each_tile_by_its_estimate():
+    """A greedy seat puts every tile it draws at a legal placement its estimate ranks first
+    (replayed on the board as it was), and the map stays legal (§3.1, test_mapgen's checks);
+    a random seat at the same table places as before, so the map differs from all-random."""
+    setup = make_setup("celtic_quest", 2, {"map_placement": "players"}, "greedy,random")
+    cat, built = map_layout(setup, 3)
+    assert check_layout(built.layout) == []
+    board = _Board(cat)
+    tiles_at = {}
+    greedy_tiles = 0
+    for i, (pl, seat) in enumerate(zip(built.layout, built.placed_by, strict=True)):
+        pos = (pl.q, pl.r)
+        if i > 0 and seat == 0:
+            legal = board.legal(pl.tile)
+            assert (pos, pl.rotation) in legal
+            best = max(placement_score(cat, pl.tile, p, tiles_at) for p, _ in legal)
+            assert placement_score(cat, pl.tile, pos, tiles_at) == best
+            greedy_tiles += 1
+        board.place(pl.tile, pos, pl.rotation, stone_circle=i == 0)
+        tiles_at[pos] = pl.tile
+    assert greedy_tiles >= 10
+    plain = map_layout(make_setup("celtic_quest", 2, {}, "greedy,random"), 3)[1]
+    assert plain.layout != built.layout
+
+
+def test_map_placement_is_a_parameter_read_from_the_data_with_one_line_errors():
+    assert make_setup("celtic_quest", 2, {}, "random").params["map_placement"] == "random"
+    with pytest.raises(ParamError) as err:
+        make_setup("celtic_quest", 2, {"map_placement": "by_hand"}, "random")
+    assert "map_placement" in str(err.value) and "\n" not in str(err.value)
+    text = GAME_DATA.file.read_text(encoding="utf-8")
+    old = 'bot_placement = "random"'
+    assert old in text
+    with pytest.raises(DataFileError) as err:
+        GAME_DATA.read(text.replace(old, 'bot_placement = "by_hand"'), "variant.toml")
+    assert str(err.value).startswith("variant.toml: 'map.bot_placement") and "\n" not in str(
+        err.value
+    )
+
+
+def test_a_game_on_a_map_the_players_placed_plays_to_its_end():
+    """The engine plays games on player-placed maps (pool and per-game maps alike)."""
+    for pool in (0, 2):
+        setup = make_setup(
+            "celtic_quest", 2, {"map_placement": "players", "map_pool": pool}, "greedy"
+        )
+        res = setup.decl.play(setup, np.array([1, 2], np.uint64))
+        assert (res.turns > 0).all()
