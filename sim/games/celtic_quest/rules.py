@@ -909,6 +909,31 @@ def apply_move(s, data, action):
 
 
 @leaf
+def item_drops(s, out, n):
+    """Append a discard of each kind of item the seat holds (§4.10: items are "*défaussé une
+    fois utilisé ou sur demande*", on demand: offered beside the after-movement actions, at
+    the Stone Circle and at a bastion, as well as in movement); returns n."""
+    q = qp(s[CUR])
+    for i in range(N_ITEMS):
+        if s[q + QP_ITEMS + i] > 0:
+            out[n] = A_DROP_ITEM + i
+            n += 1
+    return n
+
+
+@leaf
+def is_item_drop(action):
+    return A_DROP_ITEM <= action < A_DROP_ITEM + N_ITEMS
+
+
+@leaf
+def drop_item(s, data, i):
+    """Discard one item ``i`` from the seat's pouch (the phase goes on)."""
+    s[qp(s[CUR]) + QP_ITEMS + i] -= 1
+    discard_item(s, data, i)
+
+
+@leaf
 def roman_targets(s, data, out, n, exclude):
     """Append A_ROMAN + every empty Roman spot but ``exclude``; returns n."""
     for sec in range(data[O_RULES + R_NSEC]):
@@ -1179,21 +1204,20 @@ def deliver_actions(s, data, out):
     seat = s[CUR]
     q = qp(seat)
     rings = s[q + QP_ITEMS + I_RING]
-    if rings == 0:
-        return n
-    if xr(data, X_RING_PER_VISIT):
-        if s[q + QP_RING_USED] > 0:
-            return n
+    if rings > 0 and xr(data, X_RING_PER_VISIT) and s[q + QP_RING_USED] > 0:
+        rings = 0
+    if rings > 0 and xr(data, X_RING_PER_VISIT):
         rings = 1
     m = n
-    for i in range(1, m):
-        a = out[i] - A_DELIVER
-        k = a % MAX_DELIVER + 1
-        top = k if k < rings else rings
-        for j in range(top):
-            out[n] = ring_action(a, j + 1)
-            n += 1
-    return n
+    if rings > 0:
+        for i in range(1, m):
+            a = out[i] - A_DELIVER
+            k = a % MAX_DELIVER + 1
+            top = k if k < rings else rings
+            for j in range(top):
+                out[n] = ring_action(a, j + 1)
+                n += 1
+    return item_drops(s, out, n)
 
 
 @leaf

@@ -18,6 +18,7 @@ from sim.core.rng import draw_from_histogram, randint
 from sim.games.celtic_quest.layout import (
     A_CRYSTALS,
     A_DESTINY,
+    A_DROP_ITEM,
     A_GOLD,
     A_ITEM,
     A_QUEST,
@@ -869,6 +870,8 @@ def legal_actions(state, data, out):
             if _upgrade_affordable(state, data, pb, c):
                 out[n] = A_UPGRADE + c
                 n += 1
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+            n = quest.item_drops(state, out, n)
         return n
     if ph == PH_CLAIM:
         out[0] = A_PASS
@@ -876,6 +879,8 @@ def legal_actions(state, data, out):
         for k in range(1, state[pb + P_RP] + 1):
             out[n] = A_CLAIM + k
             n += 1
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+            n = quest.item_drops(state, out, n)
         return n
     if ph == PH_ORDER:
         for i in range(state[N_PENDING]):
@@ -1026,6 +1031,9 @@ def _apply(s, action, data, rng):
         if not _any_deliverable(s, pb):
             _end_turn(s, data, rng)
         return
+    if data[O_RULES + R_QUEST] and quest.is_item_drop(action):  # Celtic Quest (upgrade, claim)
+        quest.drop_item(s, data, action - A_DROP_ITEM)
+        return
     if ph == PH_UPGRADE:
         if action == A_PASS:
             _enter_claim(s, data, rng)
@@ -1153,6 +1161,9 @@ def _apply_quest(s, action, data, rng):
             s[PHASE] = PH_GOLD_RELOC
         return
     if ph == PH_DELIVER:
+        if quest.is_item_drop(action):  # on demand (§4.10): the delivery phase goes on
+            quest.drop_item(s, data, action - A_DROP_ITEM)
+            return
         if action != A_PASS:
             quest.deliver(s, data, action)
             if _any_deliverable(s, pb):

@@ -20,6 +20,7 @@ from strategies.celtic_quest.greedy import greedy_action, greedy_defaults
 from strategies.celtic_quest.placement import placement_score
 from tests.games.celtic_quest.helpers import (
     BUF,
+    ITEM,
     KIND,
     RES,
     act,
@@ -28,6 +29,7 @@ from tests.games.celtic_quest.helpers import (
     deliver_rings,
     disc,
     legal,
+    pb,
     pouch,
     qp,
     rng,
@@ -36,7 +38,7 @@ from tests.games.celtic_quest.helpers import (
     table,
 )
 from tests.games.celtic_quest.test_mapgen import check_layout
-from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp, placed
+from tests.games.celtic_quest.test_scenarios import _at_iceni, _rp, at_stone_circle, placed
 
 
 def test_regles_avancees_destiny_kept_pendant_la_preparation_de_la_partie():
@@ -243,3 +245,57 @@ def test_a_game_on_a_map_the_players_placed_plays_to_its_end():
         )
         res = setup.decl.play(setup, np.array([1, 2], np.uint64))
         assert (res.turns > 0).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# §4.10: items are "défaussé une fois utilisé ou sur demande" (on demand)
+# ---------------------------------------------------------------------------------------------
+
+
+def _is_drop(a) -> bool:
+    return Q.A_DROP_ITEM <= a < Q.A_DROP_ITEM + Q.N_ITEMS
+
+
+def _drops(s, data) -> set[int]:
+    return {a - Q.A_DROP_ITEM for a in legal(s, data) if _is_drop(a)}
+
+
+def test_articles_defausse_sur_demande_at_a_bastion_and_at_the_stone_circle():
+    """An item may be discarded on demand beside the after-movement actions (delivery at a
+    bastion; upgrades and the VP claim at the Stone Circle), not only in movement: one action
+    per kind held; the item goes to the discard pile and the phase goes on. Without items
+    nothing is added (the random bot's choices there are those of before)."""
+    data, s = _at_iceni(rings=1, tokens=dict(grape=1))
+    s[qp(0) + Q.QP_ITEMS + ITEM["gold"]] = 1
+    assert _drops(s, data) == {ITEM["gold"], ITEM["ring"]}
+    t = act(s, data, Q.A_DROP_ITEM + ITEM["gold"])
+    assert pouch(t, 0) == {"ring": 1} and disc(t)["gold"] == 1
+    assert t[S.PHASE] == S.PH_DELIVER and deliver("grape", 1) in legal(t, data)
+    data, s = _at_iceni(tokens=dict(grape=1))
+    assert _drops(s, data) == set()
+    # at the Stone Circle: with RP for an upgrade, then the claim
+    data, s0 = table()
+    s0[pb(0) + S.P_RP] = 5
+    set_bag(s0)
+    s = at_stone_circle(s0, data)
+    assert s[S.PHASE] in (S.PH_UPGRADE, S.PH_CLAIM)
+    assert _drops(s, data) == {ITEM["gold"]}  # the first seat's starting gold
+    t = act(s, data, Q.A_DROP_ITEM + ITEM["gold"])
+    assert t[S.PHASE] == s[S.PHASE] and pouch(t, 0) == {} and disc(t)["gold"] == 1
+    assert _drops(t, data) == set()
+
+
+def test_articles_defausse_sur_demande_greedy_keeps_items_it_gains_nothing_by_dropping():
+    """Greedy discards an item only for a gain: an item takes no carrying room and a 4th
+    item drawn already lets it give one up, so outside movement it never drops one."""
+    data, s = _at_iceni(rings=1, tokens=dict(grape=1))
+    s[qp(0) + Q.QP_ITEMS + ITEM["gold"]] = 1
+    assert not _is_drop(_greedy(s, data))
+    data, s0 = table()
+    s0[pb(0) + S.P_RP] = 5
+    set_bag(s0)
+    s = at_stone_circle(s0, data)
+    while s[S.CUR] == 0 and s[S.PHASE] in (S.PH_UPGRADE, S.PH_CLAIM):
+        a = _greedy(s, data)
+        assert not _is_drop(a)
+        s = act(s, data, a)
