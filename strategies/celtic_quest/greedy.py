@@ -20,7 +20,6 @@ from sim.games.celtic_quest.layout import (
     A_GOLD,
     A_ITEM,
     A_QUEST,
-    A_RING,
     A_ROMAN,
     A_SHIELD,
     A_TILE,
@@ -61,6 +60,7 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_UPG,
     X_NTILES,
     X_QUEST_NEED,
+    X_RING_RP,
     X_RULES,
     X_SPELL_END,
     X_SPELL_VP,
@@ -73,6 +73,7 @@ from sim.games.celtic_quest.rules import (
     quest_possible,
     quest_ready,
     rep,
+    ring_action,
 )
 from sim.games.celtic_trader.params import (
     FAR,
@@ -580,18 +581,44 @@ def greedy_action(state, data, seat, params, rng, buf):
 
 @leaf
 def _deliver(state, data, seat, buf):
-    """Deliver every token of a type not kept for a quest, with rings when it holds one."""
+    """Deliver every token of a type not kept for a quest, spending the rings worth most now
+    (``_rings_to_use``)."""
     pb = PLAYERS + seat * PW
     for r in range(N_RES):
         k = min(state[pb + P_CARRIED + r] - _reserved(state, data, seat, r), MAX_DELIVER)
         if k > 0 and (state[DELIVERED] >> r) & 1 == 0:
             a = A_DELIVER + r * MAX_DELIVER + k - 1
-            if state[qp(seat) + QP_ITEMS + I_RING] > 0 and _is_legal(
-                state, data, buf, A_RING + a - A_DELIVER
-            ):
-                return A_RING + a - A_DELIVER
+            j = _rings_to_use(state, data, seat, buf, a)
+            if j > 0:
+                return ring_action(a - A_DELIVER, j)
             return a
     return A_PASS
+
+
+@leaf
+def _rings_to_use(state, data, seat, buf, a):
+    """How many rings to spend on delivery ``a`` (0: none), by the bot's estimate of a ring:
+    ``ring_rp`` (the data's bonus) on this delivery now, against ``ring_rp`` times the share of
+    the spell track still ahead if kept for a later delivery (the game may end first). Every
+    legal count j (1..min(k, rings held), the rules' limit) is weighed:
+    ``j * now + (held - j) * later``."""
+    held = state[qp(seat) + QP_ITEMS + I_RING]
+    if held == 0:
+        return 0
+    n = legal_actions(state, data, buf)
+    now = float(data[X_RULES + X_RING_RP])
+    end = data[X_RULES + X_SPELL_END]
+    later = now * (end - state[SPELL]) / (end + 1.0)
+    best = 0
+    best_v = held * later
+    for j in range(1, held + 1):
+        if not _listed(buf, n, ring_action(a - A_DELIVER, j)):
+            break
+        v = j * now + (held - j) * later
+        if v > best_v:
+            best_v = v
+            best = j
+    return best
 
 
 def greedy_defaults() -> np.ndarray:

@@ -133,8 +133,11 @@ A_QUEST = A_ITEM + N_ITEMS  # + held slot: complete / discard that quest
 A_YES = A_QUEST + MAX_HELD  # draw a quest
 A_CRYSTALS = A_YES + 1  # + k: deliver k crystals (k >= 1)
 A_DESTINY = A_CRYSTALS + MAX_CARRIED_CRYSTALS + 1  # + 0/1: keep that destiny card
-A_RING = A_DESTINY + 2  # + r * MAX_DELIVER + (k - 1): deliver k tokens of r, with rings
-A_ROMAN = A_RING + N_RES * MAX_DELIVER  # + section: move the Roman to it (gold relocation, Raven)
+# + (r * MAX_DELIVER + k - 1) * MAX_DELIVER + (j - 1): deliver k tokens of r using j rings
+# (1 <= j <= k: one ring per token at most, B7)
+A_RING = A_DESTINY + 2
+A_ROMAN = A_RING + N_RES * MAX_DELIVER * MAX_DELIVER  # + section: move the Roman to it (gold
+# relocation, Raven)
 Q_MAX_ACTIONS = A_ROMAN + MAX_SEC
 
 # ---- data: quest tables after the Celtic Trader data ----------------------------------------

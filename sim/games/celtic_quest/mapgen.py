@@ -343,8 +343,12 @@ def as_rng(rng_or_seed) -> np.random.Generator:
     return np.random.default_rng(rng_or_seed)
 
 
-def build_once(catalogue: Catalogue, rng: np.random.Generator, n_players: int):
+def build_once(catalogue: Catalogue, rng: np.random.Generator, n_players: int, choose=None):
     """One build of §3.1 items 1-3: ``(outcome, layout, placed_by, unconnected spots)``.
+
+    ``choose(seat, tile, legal, tiles_at, rng)``: the index in ``legal`` of the placement the
+    seat drawing ``tile`` makes (``tiles_at``: position -> tile id placed so far); None: uniform
+    over the legal placements (the bots' default policy, B17).
 
     ``outcome`` is BUILT, STUCK (every remaining tile was tried without a legal placement) or
     TOO_MANY_UNCONNECTED (more than ``catalogue.unconnected_max`` = 2 resource spots off the
@@ -369,7 +373,10 @@ def build_once(catalogue: Catalogue, rng: np.random.Generator, n_players: int):
                 return STUCK, tuple(layout), tuple(placed_by), -1
             continue
         failed = 0
-        pos, k = legal[int(rng.integers(len(legal)))]
+        if choose is None:
+            pos, k = legal[int(rng.integers(len(legal)))]
+        else:
+            pos, k = legal[choose(seat, tile, legal, tiles_at, rng)]
         board.place(tile, pos, k)
         tiles_at[pos] = tile
         layout.append(Placement(tile, pos[0], pos[1], k))
@@ -380,18 +387,18 @@ def build_once(catalogue: Catalogue, rng: np.random.Generator, n_players: int):
     return outcome, tuple(layout), tuple(placed_by), n_off
 
 
-def generate_map(catalogue: Catalogue, rng_or_seed, n_players: int) -> GeneratedMap:
+def generate_map(catalogue: Catalogue, rng_or_seed, n_players: int, choose=None) -> GeneratedMap:
     """A legal map built as §3.1 says, rebuilt from scratch until legal (ruling G8).
 
     ``rng_or_seed`` is a ``numpy.random.Generator`` (advanced in place) or a seed for one; the
-    same seed always gives the same map.
+    same seed always gives the same map. ``choose``: who picks each placement (``build_once``).
     """
     if not 1 <= n_players <= 5:
         raise ValueError(f"n_players = {n_players}: 1 to 5 players place the tiles")
     rng = as_rng(rng_or_seed)
     stuck = over = 0
     for builds in range(1, MAX_BUILDS + 1):
-        outcome, layout, placed_by, _ = build_once(catalogue, rng, n_players)
+        outcome, layout, placed_by, _ = build_once(catalogue, rng, n_players, choose)
         if outcome == BUILT:
             return GeneratedMap(layout, placed_by, builds, stuck, over)
         stuck += outcome == STUCK

@@ -223,7 +223,7 @@ SCHEMA: dict[str, Any] = {
         "unconnected_spots_max": LEVER,
         "enchantable_tiles": LEVER,
         "placement": _one_of("seat_order"),
-        "bot_placement": _one_of("uniform_random_legal"),
+        "bot_placement": LEVER,
         "stuck_tile": _one_of("bottom_of_stack"),
         "adjustment": _one_of("rebuild"),
         "quick_setup": _one_of(False),  # G6: not modelled
@@ -361,6 +361,16 @@ LEVERS: tuple[tuple[Param, str], ...] = (
             "(a few hundred games/s)",
         ),
         "map.pool",
+    ),
+    (
+        _switch(
+            "map_placement",
+            ("random", "players"),
+            "generated maps: who places each tile (§3.1 item 2, B17): random (uniform over the "
+            "legal positions and rotations, the bots' default policy) or players (the bot of "
+            "the seat drawing it chooses: random uniformly, greedy by its estimate)",
+        ),
+        "map.bot_placement",
     ),
     (
         _trader(

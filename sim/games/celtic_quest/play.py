@@ -44,9 +44,16 @@ def map_seed(setup, game_seed: int) -> int:
 
 
 def map_layout(setup, seed: int):
-    """(catalogue, generated map) of the map with seed ``seed`` (§3.1)."""
+    """(catalogue, generated map) of the map with seed ``seed`` (§3.1): placements uniform
+    among the legal ones (``map_placement = "random"``), or each chosen by the bot of the seat
+    drawing the tile (``"players"``, strategies/celtic_quest/placement.py)."""
     cat = replace(load_catalogue(), unconnected_max=setup.params["unconnected_spots_max"])
-    return cat, generate_map(cat, map_rng(seed), setup.players)
+    choose = None
+    if setup.params["map_placement"] == "players":
+        from strategies.celtic_quest.placement import placer
+
+        choose = placer(cat, setup.bot_arrays()[0])
+    return cat, generate_map(cat, map_rng(seed), setup.players, choose)
 
 
 def map_graph(setup, seed: int):
@@ -59,12 +66,24 @@ def _compile(setup, graph) -> np.ndarray:
     return compile_quest(dict(setup.params), setup.raw_data(), setup.players, graph)
 
 
+_PLAYER_POOLS: dict = {}  # pools of maps placed by the seats' bots, by variant and bots
+
+
 def _pool(setup) -> list[np.ndarray]:
-    """The compiled data of every map of the variant's pool (built once per process)."""
-    return compiled_for(
-        setup,
-        lambda s: [_compile(s, map_graph(s, k)) for k in range(s.params["map_pool"])],
-    )
+    """The compiled data of every map of the variant's pool (built once per process); with
+    ``map_placement = "players"`` the maps depend on the seats' bots too."""
+
+    def build(s):
+        return [_compile(s, map_graph(s, k)) for k in range(s.params["map_pool"])]
+
+    if setup.params["map_placement"] != "players":
+        return compiled_for(setup, build)
+    key = (setup.game, setup.players, setup.data_key(), tuple(setup.bot_arrays()[0].tolist()))
+    if key not in _PLAYER_POOLS:
+        if len(_PLAYER_POOLS) >= 16:
+            _PLAYER_POOLS.clear()
+        _PLAYER_POOLS[key] = build(setup)
+    return _PLAYER_POOLS[key]
 
 
 def game_data(setup, seed: int) -> np.ndarray:

@@ -234,6 +234,7 @@ from sim.games.celtic_trader.state import (
     PW,
     ROMAN,
     SPOT,
+    T_CYCLE,
     VISIT_PAID,
 )
 
@@ -465,7 +466,8 @@ def _nth_undealt(data, k, picks):
 @leaf
 def begin_turn(s, data):
     """Per-turn counters; the abilities of last turn's quests (ability_same_visit off); True
-    when the seat must first keep one of its two destiny cards (advanced deal)."""
+    while a seat must still keep one of its two destiny cards (advanced deal: set-up, before
+    the first turn, see ``destiny_pending``)."""
     seat = s[CUR]
     q = qp(seat)
     s[q + QP_SHIELD_USED] = 0
@@ -478,9 +480,20 @@ def begin_turn(s, data):
             if (pending >> quest) & 1:
                 gain_ability(s, data, seat, quest)
         s[q + QP_PENDING_MASK] = 0
-    if s[q + QP_DESTINY] < 0:
-        s[PHASE] = PH_DESTINY
-        return True
+    return destiny_pending(s)
+
+
+@leaf
+def destiny_pending(s):
+    """§4.11: "*chaque joueur pioche deux cartes de destinée, choisit l'une d'elles et défausse
+    l'autre pendant la préparation de la partie*": True (phase and seat set) while a seat still
+    holds two cards. Every seat keeps its card in seat order before the first player's first
+    turn, so nobody chooses after seeing a turn played."""
+    for seat in range(s[NP]):
+        if s[qp(seat) + QP_DESTINY] < 0:
+            s[CUR] = seat
+            s[PHASE] = PH_DESTINY
+            return True
     return False
 
 
@@ -509,14 +522,24 @@ def draws_this_turn(s, data):
 @leaf
 def must_return(s, data):
     """True (phase set) while the seat still owes a token back to the bag (B20: chosen after
-    seeing all of them); never more than it drew beyond the rule's count. When the bag ran
-    short (DRAWS_LEFT draws still owed, made after a cycle token refills it), only the tokens
-    drawn beyond the rule's count go back, and the extra draws still owed are dropped: the seat
-    resolves the rule's count, as with a full bag."""
+    seeing all of them, among the tokens not resolved yet); never more than it drew beyond the
+    rule's count. When the bag ran short (DRAWS_LEFT draws still owed), the cycle token is among
+    the drawn ones (CT §4.4: "after resolving it draw the missing token(s) from the refilled
+    bag"): the return waits for those draws, so the seat still chooses among every token it
+    drew. Draws that cannot be made (the refilled bag is short too) are the extra ones lost
+    first: the seat then returns only what it drew beyond the rule's count."""
     if s[RETURN_LEFT] <= 0:
         return False
-    if s[RETURN_LEFT] <= s[DRAWS_LEFT]:
-        s[DRAWS_LEFT] -= s[RETURN_LEFT]
+    if s[DRAWS_LEFT] > 0:
+        for i in range(s[N_PENDING]):
+            if s[PENDING + i] == T_CYCLE:
+                return False  # the missing draws come once the cycle token is resolved
+        drop = s[RETURN_LEFT] if s[RETURN_LEFT] < s[DRAWS_LEFT] else s[DRAWS_LEFT]
+        s[DRAWS_LEFT] -= drop
+        s[RETURN_LEFT] -= drop
+        if s[RETURN_LEFT] <= 0:
+            return False
+    if s[N_PENDING] == 0:
         s[RETURN_LEFT] = 0
         return False
     s[PHASE] = PH_RETURN
@@ -886,6 +909,31 @@ def apply_move(s, data, action):
 
 
 @leaf
+def item_drops(s, out, n):
+    """Append a discard of each kind of item the seat holds (§4.10: items are "*défaussé une
+    fois utilisé ou sur demande*", on demand: offered beside the after-movement actions, at
+    the Stone Circle and at a bastion, as well as in movement); returns n."""
+    q = qp(s[CUR])
+    for i in range(N_ITEMS):
+        if s[q + QP_ITEMS + i] > 0:
+            out[n] = A_DROP_ITEM + i
+            n += 1
+    return n
+
+
+@leaf
+def is_item_drop(action):
+    return A_DROP_ITEM <= action < A_DROP_ITEM + N_ITEMS
+
+
+@leaf
+def drop_item(s, data, i):
+    """Discard one item ``i`` from the seat's pouch (the phase goes on)."""
+    s[qp(s[CUR]) + QP_ITEMS + i] -= 1
+    discard_item(s, data, i)
+
+
+@leaf
 def roman_targets(s, data, out, n, exclude):
     """Append A_ROMAN + every empty Roman spot but ``exclude``; returns n."""
     for sec in range(data[O_RULES + R_NSEC]):
@@ -1149,38 +1197,51 @@ def at_bastion(s, data):
 @leaf
 def deliver_actions(s, data, out):
     """Deliveries as Celtic Trader lists them (1..MAX_DELIVER tokens of a type: quests add to
-    Carrying X beyond Celtic Trader's 3), and each again with rings (B7) when the seat holds
-    one."""
+    Carrying X beyond Celtic Trader's 3), then each again with 1..j rings, j the rings the seat
+    may spend on it (B7: one per token, at most those in its pouch; lever ``per_delivery``: one
+    per visit). A delivery of k tokens with R rings held lists min(k, R) ring choices."""
     n = trader.legal_actions_deliver(s, data, out)
     seat = s[CUR]
     q = qp(seat)
-    if s[q + QP_ITEMS + I_RING] == 0:
-        return n
-    if xr(data, X_RING_PER_VISIT) and s[q + QP_RING_USED] > 0:
-        return n
+    rings = s[q + QP_ITEMS + I_RING]
+    if rings > 0 and xr(data, X_RING_PER_VISIT) and s[q + QP_RING_USED] > 0:
+        rings = 0
+    if rings > 0 and xr(data, X_RING_PER_VISIT):
+        rings = 1
     m = n
-    for i in range(1, m):
-        out[n] = A_RING + out[i] - A_DELIVER
-        n += 1
-    return n
+    if rings > 0:
+        for i in range(1, m):
+            a = out[i] - A_DELIVER
+            k = a % MAX_DELIVER + 1
+            top = k if k < rings else rings
+            for j in range(top):
+                out[n] = ring_action(a, j + 1)
+                n += 1
+    return item_drops(s, out, n)
+
+
+@leaf
+def ring_action(a, j):
+    """The action delivering ``a`` (= r * MAX_DELIVER + k - 1) with ``j`` rings (j >= 1)."""
+    return A_RING + a * MAX_DELIVER + j - 1
 
 
 @leaf
 def deliver(s, data, action):
-    """A delivery (§4.6): Celtic Trader's pay, then the rings and Harp-type quests."""
+    """A delivery (§4.6): Celtic Trader's pay, then the rings chosen and Harp-type quests."""
     seat = s[CUR]
     q = qp(seat)
-    rings = action >= A_RING
-    a = action - A_RING if rings else action - A_DELIVER
+    use = 0
+    a = action - A_DELIVER
+    if action >= A_RING:
+        a = (action - A_RING) // MAX_DELIVER
+        use = (action - A_RING) % MAX_DELIVER + 1
     k = a % MAX_DELIVER + 1
     b = data[O_SEC_BAST + s[PLAYERS + seat * PW + P_POS]]
     s[q + QP_TRIBES] |= 1 << b
     trader._deliver(s, data, seat, A_DELIVER + a)
     extra = 0
-    if rings:
-        use = k if k < s[q + QP_ITEMS + I_RING] else s[q + QP_ITEMS + I_RING]
-        if xr(data, X_RING_PER_VISIT):
-            use = 1
+    if use > 0:
         for _ in range(use):
             s[q + QP_ITEMS + I_RING] -= 1
             discard_item(s, data, I_RING)

@@ -103,8 +103,9 @@ def describe_action(state: np.ndarray, data: np.ndarray, action: int) -> str:
             else f"delivers {action - Q.A_CRYSTALS} crystal(s)"
         )
     if action >= Q.A_RING:
-        a = action - Q.A_RING
-        return f"delivers {a % S.MAX_DELIVER + 1} {res[a // S.MAX_DELIVER]} with rings"
+        a, j = divmod(action - Q.A_RING, S.MAX_DELIVER)
+        k, r = a % S.MAX_DELIVER + 1, a // S.MAX_DELIVER
+        return f"delivers {k} {res[r]} with {j + 1} ring{'s' if j else ''}"
     if action >= Q.A_DROP_ITEM and action < Q.A_DROP_CRYSTAL:
         return f"discards a {ITEM_NAMES[action - Q.A_DROP_ITEM]}"
     if action == Q.A_DROP_CRYSTAL:

@@ -18,6 +18,7 @@ from sim.core.rng import draw_from_histogram, randint
 from sim.games.celtic_quest.layout import (
     A_CRYSTALS,
     A_DESTINY,
+    A_DROP_ITEM,
     A_GOLD,
     A_ITEM,
     A_QUEST,
@@ -560,6 +561,8 @@ def _resolve(s, data, rng, k):
             s[DISC + j] = 0
         s[BAG + T_CYCLE] += 1
         _draw_up(s, rng)
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: a Talisman return waited for these draws
+            return not quest.must_return(s, data)
         return True
     if k == T_ORDERS:
         s[DISC + T_ORDERS] += 1
@@ -867,6 +870,8 @@ def legal_actions(state, data, out):
             if _upgrade_affordable(state, data, pb, c):
                 out[n] = A_UPGRADE + c
                 n += 1
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+            n = quest.item_drops(state, out, n)
         return n
     if ph == PH_CLAIM:
         out[0] = A_PASS
@@ -874,6 +879,8 @@ def legal_actions(state, data, out):
         for k in range(1, state[pb + P_RP] + 1):
             out[n] = A_CLAIM + k
             n += 1
+        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+            n = quest.item_drops(state, out, n)
         return n
     if ph == PH_ORDER:
         for i in range(state[N_PENDING]):
@@ -1024,6 +1031,9 @@ def _apply(s, action, data, rng):
         if not _any_deliverable(s, pb):
             _end_turn(s, data, rng)
         return
+    if data[O_RULES + R_QUEST] and quest.is_item_drop(action):  # Celtic Quest (upgrade, claim)
+        quest.drop_item(s, data, action - A_DROP_ITEM)
+        return
     if ph == PH_UPGRADE:
         if action == A_PASS:
             _enter_claim(s, data, rng)
@@ -1151,6 +1161,9 @@ def _apply_quest(s, action, data, rng):
             s[PHASE] = PH_GOLD_RELOC
         return
     if ph == PH_DELIVER:
+        if quest.is_item_drop(action):  # on demand (§4.10): the delivery phase goes on
+            quest.drop_item(s, data, action - A_DROP_ITEM)
+            return
         if action != A_PASS:
             quest.deliver(s, data, action)
             if _any_deliverable(s, pb):
@@ -1160,9 +1173,12 @@ def _apply_quest(s, action, data, rng):
         else:
             s[PHASE] = PH_QUEST_DRAW
         return
-    if ph == PH_DESTINY:
+    if ph == PH_DESTINY:  # set-up (§4.11): every seat keeps its card, then seat 0 plays
         quest.keep_destiny(s, data, action - A_DESTINY)
-        _after_role(s, data, rng)
+        if not quest.destiny_pending(s):
+            s[CUR] = 0
+            s[ACTS] = 0
+            _after_role(s, data, rng)
     elif ph == PH_RETURN:
         quest.return_token(s, action - A_ORDER)
         if not quest.must_return(s, data):

@@ -262,8 +262,9 @@ def deliver(res: str, k: int) -> int:
     return S.A_DELIVER + RES[res] * S.MAX_DELIVER + k - 1
 
 
-def deliver_rings(res: str, k: int) -> int:
-    return Q.A_RING + RES[res] * S.MAX_DELIVER + k - 1
+def deliver_rings(res: str, k: int, j: int) -> int:
+    """Deliver ``k`` tokens of ``res`` spending ``j`` rings (1 <= j <= k)."""
+    return quest.ring_action(RES[res] * S.MAX_DELIVER + k - 1, j)
 
 
 def tile(name: str) -> int:

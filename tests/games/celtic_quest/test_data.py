@@ -293,6 +293,7 @@ LEVER_PARAMS = {
     "Unconnected resource spot tolerance": ("unconnected_spots_max", 2, None),
     "Map mode": ("map_mode", "generated", "fixed"),
     "Engine: generated maps per variant (0 = one per game)": ("map_pool", 256, None),
+    "Map building policy (B17; issue 41: the players)": ("map_placement", "random", "players"),
     # §10 rulings with an alternative (issue 13: declare the alternative as a parameter)
     "B8 elixir for crystals": ("elixir_on_crystals", True, False),
     "B9 breads per turn (0 = any)": ("breads_per_turn", 0, None),
@@ -324,7 +325,6 @@ LEVER_PATHS = {
     "Destiny bonus tables (Fastest)": ("destinies.fastest.movement", [0, 14, 24, 37, 53]),
     "Destiny start rules (Mystic)": ("destinies.mystic.start", "enchantable_tile"),
     "Tile catalogue": ("map.catalogue", "tiles.toml"),
-    "Map building policy": ("map.bot_placement", "uniform_random_legal"),
     "CT demand columns": ("game.demand_columns", [1, 2, 4, 6, 8]),
     "CT movement track": ("capabilities.movement", [2, 3, 4, 5, 6]),
     "CT trading track": ("capabilities.trading", [0, 1, 2, 4, 7]),

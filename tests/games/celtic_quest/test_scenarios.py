@@ -195,8 +195,8 @@ def _rp(s):
 
 def test_Q03_iceni_example_ring_and_harp():
     data, s = _at_iceni(harp=True, rings=1, tokens=dict(deer=1))
-    assert deliver_rings("deer", 1) in legal(s, data)
-    t = act(s, data, deliver_rings("deer", 1))
+    assert deliver_rings("deer", 1, 1) in legal(s, data)
+    t = act(s, data, deliver_rings("deer", 1, 1))
     assert _rp(t) == 4 + 2 + 2 == 8
     assert pouch(t, 0) == {} and disc(t)["ring"] == 1  # to the discard pile (B3)
     assert demand(t, "Iceni", "deer") == 2
@@ -206,11 +206,11 @@ def test_Q03_iceni_example_ring_and_harp():
     assert _rp(t) == 18 and demand(t, "Iceni", "grape") == 2
     # two rings on those 2 grapes (B7: one ring per token): 22
     data, s = _at_iceni(trade=1, harp=True, rings=2, tokens=dict(grape=2))
-    t = act(s, data, deliver_rings("grape", 2))
+    t = act(s, data, deliver_rings("grape", 2, 2))
     assert _rp(t) == 22 and pouch(t, 0) == {} and disc(t)["ring"] == 2
     # one ring for 2 grapes: +2 once
     data, s = _at_iceni(trade=1, harp=True, rings=1, tokens=dict(grape=2))
-    assert _rp(act(s, data, deliver_rings("grape", 2))) == 20
+    assert _rp(act(s, data, deliver_rings("grape", 2, 1))) == 20
     # lever harp_bonus = per_delivery: 2 x (6 + 1) + 2 = 16
     data, s = _at_iceni(trade=1, harp=True, tokens=dict(grape=2), harp_bonus="per_delivery")
     assert _rp(act(s, data, deliver("grape", 2))) == 16
@@ -219,9 +219,11 @@ def test_Q03_iceni_example_ring_and_harp():
     data, s = _at_iceni(
         trade=1, harp=True, rings=2, tokens=dict(grape=2, fish=1), ring_bonus="per_delivery"
     )
-    t = act(s, data, deliver_rings("grape", 2))
+    t = act(s, data, deliver_rings("grape", 2, 1))
     assert _rp(t) == 20 and pouch(t, 0) == {"ring": 1}
-    assert deliver("fish", 1) in legal(t, data) and deliver_rings("fish", 1) not in legal(t, data)
+    assert deliver("fish", 1) in legal(t, data) and deliver_rings("fish", 1, 1) not in legal(
+        t, data
+    )
     # one fish, Trading 0, nothing else: 1 RP, fish stays at 1; no ring action without a ring
     data, s = _at_iceni(tokens=dict(fish=1))
     assert not any(a >= Q.A_RING for a in legal(s, data) if a < Q.A_ROMAN)
@@ -770,7 +772,9 @@ def test_Q21_advanced_destiny_deal():
     t = act(t, data, Q.A_DESTINY + 1)
     q = qp(0)
     assert t[q + Q.QP_DESTINY] == cards[1] and t[Q.DESTINY_OUT] == 1
-    assert t[q + Q.QP_ALT0] == -1 and t[q + Q.QP_ALT0 + 1] == -1 and t[S.PHASE] == S.PH_START
+    assert t[q + Q.QP_ALT0] == -1 and t[q + Q.QP_ALT0 + 1] == -1
+    # set-up goes on: seat 1 keeps its card before seat 0 plays (test_choices.py, §4.11)
+    assert t[S.CUR] == 1 and t[S.PHASE] == Q.PH_DESTINY
     # the basic game: 6 cards, one each, no choice
     data, s = table(5, destinies=[None] * 5)
     got = [int(s[qp(seat) + Q.QP_DESTINY]) for seat in range(5)]
