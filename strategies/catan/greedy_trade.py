@@ -1,8 +1,8 @@
 """The greedy bot's domestic trade (sim/games/catan/trade.py), from the estimates it builds by.
 
 A hand's value to seat ``p`` is, over the builds ``p`` could still make (a road with road
-pieces left, a settlement with a piece left and a free place next to its roads, a city with a
-city piece and a settlement to upgrade, a development card while the deck lasts), the build's
+pieces left, a settlement with a piece left, a city with a city piece and a settlement to
+upgrade, a development card while the deck lasts), the build's
 greedy value (``road``, ``vp``, twice ``vp``, ``dev``) times the share of its cost the hand
 covers. A trade's gain to a seat is the change of that value.
 
@@ -19,14 +19,12 @@ covers. A trade's gain to a seat is the change of that value.
 from sim.core.kernel import leaf
 from sim.games.catan.params import (
     C_CITY,
-    C_DEV,
     C_ROAD,
     C_SETTLEMENT,
     D_COSTS,
-    G_N_VERT,
     G_VP_TARGET,
 )
-from sim.games.catan.rules import public_victory_points, settle_ok, settlements_on_board
+from sim.games.catan.rules import public_victory_points, settlements_on_board
 from sim.games.catan.state import (
     A_ACCEPT,
     A_CANCEL,
@@ -50,22 +48,12 @@ P_VP, P_DEV, P_ROAD, P_TRADE_MARGIN = 3, 4, 5, 7
 
 
 @leaf
-def _settle_place(state, data, p):
-    for v in range(data[G_N_VERT]):  # noqa: SIM110  (numba: plain loop)
-        if settle_ok(state, data, p, v):
-            return True
-    return False
-
-
-@leaf
 def build_weight(state, data, p, params, row):
     """The greedy value of build ``row`` for ``p``, 0 when ``p`` cannot make it."""
     if row == C_ROAD:
         return params[P_ROAD] if state[ROADS_LEFT + p] > 0 else 0.0
-    if row == C_SETTLEMENT:
-        if state[SETTLE_LEFT + p] > 0 and _settle_place(state, data, p):
-            return params[P_VP]
-        return 0.0
+    if row == C_SETTLEMENT:  # with a piece left (roads may open a place: none looked for)
+        return params[P_VP] if state[SETTLE_LEFT + p] > 0 else 0.0
     if row == C_CITY:
         if state[CITIES_LEFT + p] > 0 and settlements_on_board(state, data, p) > 0:
             return 2.0 * params[P_VP]
@@ -74,58 +62,52 @@ def build_weight(state, data, p, params, row):
 
 
 @leaf
-def hand_value(state, data, p, params, own, out_r, out_n, in_r, in_n, weights):
-    """The value (module docstring) of ``p``'s hand (``own``) or of an empty one, less
-    ``out_n`` cards of ``out_r`` and plus ``in_n`` of ``in_r``; ``weights`` from
-    :func:`build_weight` by cost row."""
-    value = 0.0
-    for row in range(4):
-        w = weights[row]
-        if w <= 0.0:
-            continue
-        need = 0
-        have = 0
-        for r in range(N_RES):
-            c = data[D_COSTS + N_RES * row + r]
-            h = state[HAND + p * N_RES + r] if own else 0
-            if r == out_r:
-                h -= out_n
-            if r == in_r:
-                h += in_n
-            need += c
-            have += min(max(h, 0), c)
-        if need > 0:
-            value += w * have / need
-    return value
+def _need(data, row):
+    n = 0
+    for r in range(N_RES):
+        n += data[D_COSTS + N_RES * row + r]
+    return n
 
 
 @leaf
-def _weights(state, data, p, params):
-    return (
-        build_weight(state, data, p, params, C_ROAD),
-        build_weight(state, data, p, params, C_SETTLEMENT),
-        build_weight(state, data, p, params, C_CITY),
-        build_weight(state, data, p, params, C_DEV),
-    )
+def _covered(have, cost):
+    return min(max(have, 0), cost)
+
+
+@leaf
+def gain_of(state, data, p, params, own, out_r, out_n, in_r, in_n):
+    """The change of the value (module docstring) of ``p``'s hand (``own``; else of an empty
+    hand) when ``out_n`` cards of ``out_r`` leave it and ``in_n`` of ``in_r`` (another
+    resource) come in: only the two resources' covered shares of each build change."""
+    gain = 0.0
+    for row in range(4):
+        w = build_weight(state, data, p, params, row)
+        need = _need(data, row)
+        if w <= 0.0 or need == 0:
+            continue
+        c_out = data[D_COSTS + N_RES * row + out_r]
+        c_in = data[D_COSTS + N_RES * row + in_r]
+        h_out = state[HAND + p * N_RES + out_r] if own else 0
+        h_in = state[HAND + p * N_RES + in_r] if own else 0
+        d = _covered(h_out - out_n, c_out) - _covered(h_out, c_out)
+        d += _covered(h_in + in_n, c_in) - _covered(h_in, c_in)
+        gain += w * d / need
+    return gain
 
 
 @leaf
 def own_gain(state, data, p, params, out_r, out_n, in_r, in_n):
     """The change of ``p``'s own hand value when it gives ``out_n`` ``out_r`` and gets
     ``in_n`` ``in_r``."""
-    w = _weights(state, data, p, params)
-    after = hand_value(state, data, p, params, True, out_r, out_n, in_r, in_n, w)
-    before = hand_value(state, data, p, params, True, -1, 0, -1, 0, w)
-    return after - before
+    return gain_of(state, data, p, params, True, out_r, out_n, in_r, in_n)
 
 
 @leaf
 def public_gain(state, data, p, params, out_r, out_n, in_r, in_n):
     """``p``'s gain as the others estimate it: the cards it gets less the cards it gives,
     each valued alone (its hand is hidden)."""
-    w = _weights(state, data, p, params)
-    got = hand_value(state, data, p, params, False, -1, 0, in_r, in_n, w)
-    given = hand_value(state, data, p, params, False, -1, 0, out_r, out_n, w)
+    got = gain_of(state, data, p, params, False, out_r, 0, in_r, in_n)
+    given = gain_of(state, data, p, params, False, in_r, 0, out_r, out_n)
     return got - given
 
 

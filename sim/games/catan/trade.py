@@ -126,12 +126,11 @@ def trade_actions(state, data, out):
             n += 1
         out[n] = A_DECLINE
         return n + 1
-    n = 0
-    if can_pay(state, p, offer):
-        for s in range(state[NP]):
-            if (state[ACCEPTS] >> s) & 1 and can_accept(state, s, offer):
-                out[n] = A_TRADE_WITH + s
-                n += 1
+    n = 0  # public information only: an acceptance shows the cards (determinize keeps them)
+    for s in range(state[NP]):
+        if (state[ACCEPTS] >> s) & 1:
+            out[n] = A_TRADE_WITH + s
+            n += 1
     out[n] = A_CANCEL
     return n + 1
 

@@ -183,6 +183,7 @@ def test_greedy_offers_what_completes_a_city_and_declines_what_helps_the_propose
         settlements={0: [city_at], 1: [B.vertex_id(2, -2, "N")]},
         hands={0: {GRAIN: 2, ORE: 2, LUMBER: 1}, 1: {ORE: 1, WOOL: 1}},
     )
+    s[S.SETTLE_LEFT + 0] = 0  # no settlement piece left (greedy reads the supply): a city next
     params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
     streams = new_streams(1)
