@@ -16,6 +16,9 @@ Values, per action (the highest is played; ties go to the first listed):
 - development cards: a Knight when the robber sits on one of the seat's hexes or it takes
   Largest Army; Year of Plenty and Monopoly for what the next build lacks; Road Building when
   two roads can be placed;
+- domestic trade (strategies/catan/greedy_trade.py): offers that raise its hand value by more
+  than ``trade_margin``, accepts what helps it more than the proposer, trades with the
+  accepting seat furthest behind;
 - the robber goes where it costs the opponents the most pips and the seat nothing; the steal
   takes from the opponent with the most public VP; discards give up the most plentiful cards.
 
@@ -63,12 +66,14 @@ from sim.games.catan.rules import (
     victory_points,
 )
 from sim.games.catan.state import (
+    A_ACCEPT,
     A_BUY,
     A_CITY,
     A_DISCARD,
     A_END,
     A_KNIGHT,
     A_MONO,
+    A_OFFER,
     A_PICK,
     A_ROAD,
     A_ROAD_BUILDING,
@@ -96,6 +101,7 @@ from sim.games.catan.state import (
     V_CITY,
     V_OWNER,
 )
+from strategies.catan.greedy_trade import answer_value, offer_value
 
 GREEDY_PARAMS = ParamSet(
     (
@@ -118,9 +124,18 @@ GREEDY_PARAMS = ParamSet(
             low=0.0,
             high=100.0,
         ),
+        Param(
+            "trade_margin",
+            "float",
+            1.0,
+            "a domestic offer is made only when it raises the bot's hand value by more than this "
+            "(strategies/catan/greedy_trade.py)",
+            low=0.0,
+            high=1000.0,
+        ),
     )
 )
-P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP = range(7)
+P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP, P_TRADE_MARGIN = range(8)
 NEG = -1e18
 MANY_PLACES = 8  # places valued in one decision above which one board scan is cheaper
 
@@ -337,6 +352,10 @@ def action_value(state, data, p, a, params, can_settle, n_roads, mask):
             if owner >= 0:
                 value += pp * (1 + state[V_CITY + data[D_HEX_VERTICES + 6 * h + k]])
         return value
+    if a >= A_ACCEPT:
+        return answer_value(state, data, p, a, params)
+    if a >= A_OFFER:
+        return offer_value(state, data, p, a, params)
     victim = a - A_STEAL
     return float(public_victory_points(state, data, victim))
 

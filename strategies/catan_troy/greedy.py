@@ -29,6 +29,7 @@ from sim.games.catan.params import C_CITY, C_SETTLEMENT, D_COSTS, D_VERTEX_HEXES
 from sim.games.catan.rules import public_victory_points, trade_ratio
 from sim.games.catan.state import (
     A_CITY,
+    A_OFFER,
     A_ROAD,
     A_ROBBER,
     A_ROLL,
@@ -209,7 +210,7 @@ def _value(state, data, seat, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for ``seat``."""
     if a >= A_DONATE:
         return troy_value(state, data, seat, a, params)
-    if a >= A_STEAL:  # the most public VP: buildings, Longest Road, flags
+    if A_STEAL <= a < A_OFFER:  # the most public VP: buildings, Longest Road, flags
         victim = a - A_STEAL
         return float(public_victory_points(state, data, victim) + ship_vp(state, data, victim))
     v = action_value(state, data, seat, a, params, can_settle, n_roads, mask)

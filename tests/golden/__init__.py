@@ -10,7 +10,7 @@ from sim.core.batch import trace_game
 from sim.core.registry import make_setup
 
 GOLDEN_DIR = Path(__file__).parent
-CASES = {  # (game, file): (players, bots, seed)
+CASES = {  # (game, file): (players, bots, seed[, params])
     ("celtica", "greedy_3p_seed7.txt"): (3, "greedy", 7),
     ("celtica", "mixed_4p_seed11.txt"): (4, "greedy,random,greedy,random", 11),
     ("celtic_trader", "greedy_4p_seed3.txt"): (4, "greedy", 3),
@@ -21,6 +21,9 @@ CASES = {  # (game, file): (players, bots, seed)
     ("catan", "mixed_5p_seed6.txt"): (5, "greedy,random,greedy,random,greedy", 6),
     ("catan_troy", "greedy_4p_seed4.txt"): (4, "greedy", 4),
     ("catan_troy", "mixed_6p_seed6.txt"): (6, "greedy,random,greedy,random,greedy,random", 6),
+    # domestic_trade = false: the games of before the lever existed (issue 41), byte for byte
+    ("catan", "greedy_4p_seed4_no_trade.txt"): (4, "greedy", 4, {"domestic_trade": False}),
+    ("catan_troy", "greedy_4p_seed4_no_trade.txt"): (4, "greedy", 4, {"domestic_trade": False}),
 }
 
 
@@ -28,8 +31,8 @@ def path_of(game: str, name: str) -> Path:
     return GOLDEN_DIR / game / name
 
 
-def render(game: str, players: int, bots: str, seed: int) -> str:
-    lines, _ = trace_game(make_setup(game, players, {}, bots), seed)
+def render(game: str, players: int, bots: str, seed: int, params=None) -> str:
+    lines, _ = trace_game(make_setup(game, players, params or {}, bots), seed)
     return "\n".join(lines) + "\n"
 
 

@@ -9,11 +9,15 @@ from sim.core.kernel import leaf
 from sim.games.catan.params import G_BANK_RATIO, G_GENERIC_RATIO
 from sim.games.catan.rules import current_player, trade_ratio
 from sim.games.catan.state import (
+    A_ACCEPT,
     A_BUY,
+    A_CANCEL,
     A_CITY,
+    A_DECLINE,
     A_DISCARD,
     A_END,
     A_KNIGHT,
+    A_OFFER,
     A_PICK,
     A_ROAD,
     A_ROAD_BUILDING,
@@ -50,6 +54,11 @@ DECISION_KINDS = (
     "trade_special_harbour",  # 2:1
     "move_robber",
     "steal",
+    "offer",  # a domestic offer (trade.py)
+    "accept",  # answering an offer
+    "decline",  # also when the seat lacks the cards asked for
+    "trade_player",  # the proposer trades with an accepting seat
+    "cancel_offer",  # the proposer trades with none of the accepting seats
 )
 
 
@@ -88,4 +97,14 @@ def decision_kind(state, data, action) -> int:
         if ratio >= data[G_BANK_RATIO]:
             return 15
         return 16 if ratio == data[G_GENERIC_RATIO] else 17
-    return 18 if action < A_STEAL else 19
+    if action < A_STEAL:
+        return 18
+    if action < A_OFFER:
+        return 19
+    if action < A_ACCEPT:
+        return 20
+    if action == A_ACCEPT:
+        return 21
+    if action == A_DECLINE:
+        return 22
+    return 24 if action == A_CANCEL else 23

@@ -6,8 +6,11 @@ stay within the limits; the distance rule; every road connected to its owner's n
 development cards all somewhere; the Largest Army and Longest Road holders consistent with
 the Knights and road lengths (and each road length its recount); the VP equal a recount from
 the board; the fast road enumeration equals the plain rule; a VP-target end has the active
-player at the target. ``transition_check``: a building or road never leaves the board, and a
-city stays its owner's. ``checked`` is the compiled checked loop (sim/core/check.py).
+player at the target; a pending domestic offer consistent (trade.py). ``transition_check``: a
+building or road never leaves the board, and a city stays its owner's; a step answering,
+taking or cancelling a domestic offer leaves the bank alone and changes the hands of the
+proposer and at most one other seat (resources are conserved by the first invariant).
+``checked`` is the compiled checked loop (sim/core/check.py).
 
 The costly checks read only the owners of the vertices and edges (``board_recount``): each
 seat's longest road recount, the road enumeration, the distance rule and the roads' connection.
@@ -38,6 +41,7 @@ from sim.games.catan.rules import (
     step,
     victory_points,
 )
+from sim.games.catan.trade import offer_get, offer_give
 from strategies.catan import choose_action
 
 INVARIANTS = (
@@ -55,6 +59,8 @@ INVARIANTS = (
     "road enumeration equals the plain rule",
     "a VP-target end has the active player at the target",
     "buildings and roads never leave the board",
+    "a pending domestic offer is consistent",
+    "a domestic trade moves cards between the proposer and one seat only",
 )
 (
     E_CARDS,
@@ -71,6 +77,8 @@ INVARIANTS = (
     E_ROAD_SET,
     E_WINNER,
     E_BOARD_LEFT,
+    E_OFFER,
+    E_TRADE,
 ) = range(1, len(INVARIANTS) + 1)
 OK = 0
 N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
@@ -292,6 +300,25 @@ def ledger_check(s, data, lengths, flags):
         w = s[S.WINNER]
         if w != s[S.CUR] or victory_points(s, data, w) < r[P.G_VP_TARGET]:
             return E_WINNER
+    return offer_check(s, data)
+
+
+@njit(cache=True)
+def offer_check(s, data):
+    """0, or ``E_OFFER``: outside PH_TRADE no offer is pending; in it the offer is one of the
+    model's (never a resource for itself), domestic trade is on, the proposer is the active
+    player and has not accepted his own offer; offers this turn within the bound."""
+    if s[S.OFFERS_MADE] < 0 or s[S.OFFERS_MADE] > data[P.G_OFFERS_PER_TURN]:
+        return E_OFFER
+    if s[S.PHASE] != S.PH_TRADE:
+        return OK if s[S.OFFER] == 0 and s[S.ACCEPTS] == 0 else E_OFFER
+    offer = s[S.OFFER]
+    if data[P.G_DOMESTIC] == 0 or not (S.A_OFFER <= offer < S.A_ACCEPT):
+        return E_OFFER
+    if offer_give(offer) == offer_get(offer):
+        return E_OFFER
+    if (s[S.ACCEPTS] >> s[S.CUR]) & 1 or s[S.ACCEPTS] >= (1 << s[S.NP]):
+        return E_OFFER
     return OK
 
 
@@ -308,6 +335,19 @@ def transition_check(before, after, data):
     for e in range(data[P.G_N_EDGE]):
         if before[S.E_OWNER + e] >= 0 and after[S.E_OWNER + e] != before[S.E_OWNER + e]:
             return E_BOARD_LEFT
+    if before[S.PHASE] == S.PH_TRADE:  # an answer, a pick or a cancel: no card to the bank
+        for r in range(S.N_RES):
+            if after[S.BANK + r] != before[S.BANK + r]:
+                return E_TRADE
+        changed = 0
+        for p in range(before[S.NP]):
+            for r in range(S.N_RES):
+                if after[S.HAND + p * S.N_RES + r] != before[S.HAND + p * S.N_RES + r]:
+                    if p != before[S.CUR]:
+                        changed += 1
+                    break
+        if changed > 1:
+            return E_TRADE
     return OK
 
 

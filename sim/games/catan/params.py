@@ -64,8 +64,10 @@ DATA_FILE = Path(__file__).with_name("catan.toml")
     G_DECK_N,
     G_EXTRA_VP,
     G_HEX_BLOCK,
+    G_DOMESTIC,
+    G_OFFERS_PER_TURN,
     N_RULES,
-) = range(27)
+) = range(29)
 # Scenario hooks (-1 in the base game): G_EXTRA_VP is the state offset of a per-seat VP
 # adjustment added to every VP count; G_HEX_BLOCK the state offset of a per-hex count that stops
 # a hex producing while it is above 0 (sim/games/catan_great_wall: penalties, steppe riders).
@@ -268,19 +270,6 @@ class CostParam(Param):
         return ",".join(str(c) for c in cost)
 
 
-@dataclasses.dataclass(frozen=True)
-class ChoiceBoolParam(Param):
-    """A switch of which only the listed values are modelled (``choices``)."""
-
-    def validate(self, value: Any) -> Any:
-        value = super().validate(value)
-        if value not in self.choices:
-            raise ParamError(
-                f"parameter '{self.name}' = {value!r} is not allowed: {self.allowed()}"
-            )
-        return value
-
-
 def _by_players(v34: Any, v56: Any) -> dict[int, Any]:
     return {3: v34, 4: v34, 5: v56, 6: v56}
 
@@ -372,13 +361,21 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
             "number tokens by the rotated spiral, or shuffled with no 6 next to an 8",
             choices=tuple(ru["number_placement"]),
         ),
-        ChoiceBoolParam(
+        Param(
             "domestic_trade",
             "bool",
             ru["domestic_trade"],
-            "player-to-player trading (A4); not modelled yet, so only false is allowed: "
-            "a simplification, bots trade only with the bank and harbours",
-            choices=(False,),
+            "player-to-player trading (§5, A4): the active player offers cards for others' "
+            "cards in his trade and build phase; false: bots trade only with the bank and "
+            "harbours",
+        ),
+        count(
+            "trade_offers_per_turn",
+            ru["trade_offers_per_turn"],
+            "domestic offers the active player may make per turn (a bound of the model: the "
+            "rules set none)",
+            0,
+            20,
         ),
         Param(
             "special_building_phase",
@@ -479,6 +476,8 @@ def compile_data(
     rules[G_DECK_N] = sum(dev)
     rules[G_EXTRA_VP] = -1
     rules[G_HEX_BLOCK] = -1
+    rules[G_DOMESTIC] = bool(params["domestic_trade"])
+    rules[G_OFFERS_PER_TURN] = params["trade_offers_per_turn"]
 
     costs = np.array([parse_cost(params[f"cost_{k}"]) for k in COST_KEYS], np.int64)
     data = np.full(DATA_LEN, -1, np.int64)

@@ -12,6 +12,7 @@ Turn shape (a phase machine, one decision per action)::
       roll 7 -> DISCARD (each seat over the threshold, one card per action) -> ROBBER -> STEAL
       else production -> MAIN
     MAIN: build, buy, maritime trade, play one development card, end the turn
+      domestic offer -> TRADE (the others answer, the proposer picks; trade.py) -> MAIN
       Knight -> ROBBER -> STEAL; Road Building -> ROAD_BUILDING; Year of Plenty -> YOP
     end of turn -> SBP (5-6 players: each other seat builds or passes) -> next PRE_ROLL
 
@@ -73,6 +74,7 @@ from sim.games.catan.state import (
     A_END,
     A_KNIGHT,
     A_MONO,
+    A_OFFER,
     A_PICK,
     A_ROAD,
     A_ROAD_BUILDING,
@@ -103,6 +105,7 @@ from sim.games.catan.state import (
     KNIGHT,
     KNIGHTS,
     LA_HOLDER,
+    LAPSED,
     LAST_VERTEX,
     LR_HOLDER,
     MAX_E,
@@ -116,6 +119,7 @@ from sim.games.catan.state import (
     N_RES,
     N_TERRAINS,
     NP,
+    OFFERS_MADE,
     OVER,
     PH_DISCARD,
     PH_MAIN,
@@ -127,6 +131,7 @@ from sim.games.catan.state import (
     PH_SETUP_ROAD,
     PH_SETUP_SETTLE,
     PH_STEAL,
+    PH_TRADE,
     PH_YOP,
     PHASE,
     PLAYED,
@@ -155,6 +160,7 @@ from sim.games.catan.state import (
     YEAR_OF_PLENTY,
     YOP_LEFT,
 )
+from sim.games.catan.trade import known_held, list_offers, make_offer, trade_actions, trade_step
 
 MAX_NUMBER_TRIES = 100_000  # random number placement: reshuffles before giving up the 6/8 rule
 TRAIL_STACK = MAX_ROADS + 2  # longest-road search: the trail's vertices (one more than its roads)
@@ -753,6 +759,9 @@ def legal_actions(state, data, out):
                     if get != give and state[BANK + get] > 0:
                         out[n] = A_TRADE + give * N_RES + get
                         n += 1
+        n = list_offers(state, data, p, out, n)
+    elif phase == PH_TRADE:
+        n = trade_actions(state, data, out)
     elif phase == PH_SBP:
         n = _builds(state, data, p, out, n)
         out[n] = A_END
@@ -958,6 +967,8 @@ def _start_turn(out, data, p):
     out[PHASE] = PH_PRE_ROLL
     out[DEV_PLAYED] = 0
     out[DICE] = 0
+    out[OFFERS_MADE] = 0
+    out[LAPSED] = 0
     out[TURNS] += 1
     out[TURNS_TAKEN + p] += 1
     if p == out[START]:
@@ -1136,8 +1147,12 @@ def advance(out, action, data, rng):
             out[HAND_N + p] += 1 - ratio
         elif action >= A_KNIGHT and action < A_PICK:
             _play_dev(out, data, p, action)
+        elif action >= A_OFFER:
+            make_offer(out, data, action)
         else:
             _build(out, data, p, action, rng)
+    elif phase == PH_TRADE:
+        trade_step(out, data, action)
     elif phase == PH_SBP:
         if action == A_END:
             out[SBP_LEFT] -= 1
@@ -1207,24 +1222,29 @@ def determinize(state, data, seat, rng, out):
     ``seat`` sees (§7): the other players' resource hands (sizes kept) from the cards they hold
     together (the bank and ``seat``'s hand are public to it, so that total is known), and their
     unplayed development cards (held and bought this turn, counts kept) from those cards plus
-    the deck."""
+    the deck. A pending domestic offer stays consistent: the cards it shows a seat holds
+    (trade.known_held) stay in that hand."""
     copy_state(state, out)
     n = state[NP]
     pool = stack_int64(N_RES)
     for r in range(N_RES):
         pool[r] = 0
     total = 0
+    kept = stack_int64(MAX_PLAYERS)
     for o in range(n):
+        kept[o] = 0
         if o == seat:
             continue
         for r in range(N_RES):
-            pool[r] += out[HAND + o * N_RES + r]
-            total += out[HAND + o * N_RES + r]
-            out[HAND + o * N_RES + r] = 0
+            keep = known_held(state, o, r)
+            kept[o] += keep
+            pool[r] += out[HAND + o * N_RES + r] - keep
+            total += out[HAND + o * N_RES + r] - keep
+            out[HAND + o * N_RES + r] = keep
     for o in range(n):
         if o == seat:
             continue
-        for _ in range(out[HAND_N + o]):
+        for _ in range(out[HAND_N + o] - kept[o]):
             r = draw_from_histogram(rng, pool, total)
             pool[r] -= 1
             total -= 1

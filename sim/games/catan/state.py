@@ -11,7 +11,7 @@ E = MAX_E, S = MAX_SLOTS)::
     0                                                                            HEADER_LEN
     | OVER | REASON | NP | SEAT | CUR | PHASE | ROUND | TURNS | SETUP_STEP | DICE | ROBBER |
     | DEV_PLAYED | RET_PHASE | FREE_ROADS | YOP_LEFT | LAST_VERTEX | LR_HOLDER | LA_HOLDER |
-    | SBP_LEFT | WINNER | DECK_N | START |
+    | SBP_LEFT | WINNER | DECK_N | START | OFFER | ACCEPTS | OFFERS_MADE | LAPSED |
     BANK[R] | DECK[D] | HEX_TERRAIN[H] | HEX_NUMBER[H] | SLOT_TYPE[S] | V_OWNER[V] | V_CITY[V] |
     E_OWNER[E] | HAND[P][R] | HAND_N[P] | DEV[P][D] | DEV_NEW[P][D] | KNIGHTS[P] |
     ROADS_LEFT[P] | SETTLE_LEFT[P] | CITIES_LEFT[P] | ROAD_LEN[P] | PORTS[P][R + 1] |
@@ -35,6 +35,11 @@ E = MAX_E, S = MAX_SLOTS)::
 - LAST_VERTEX: the settlement just placed in setup (its road must touch it).
 - LR_HOLDER / LA_HOLDER: Longest Road / Largest Army holder, -1 if the card is set aside.
 - SBP_LEFT: players still to act in the current Special Building Phase.
+- OFFER: the pending domestic offer (its ``A_OFFER + ...`` action id, 0 when none; public);
+  ACCEPTS: bit s set when seat s accepted it; OFFERS_MADE: offers made this turn (lever
+  ``trade_offers_per_turn``). While an offer is pending PHASE is PH_TRADE and SEAT the seat
+  answering it, then the proposer picking (trade.py). LAPSED: the last offer of this turn that
+  ended without a trade (0 if none; public, so a bot need not repeat it).
 - TURNS_TAKEN: turns each seat has started; PLAYED: development cards played, by kind (they
   leave the game; Knights also stay counted in KNIGHTS for Largest Army).
 
@@ -50,6 +55,10 @@ Actions are ints (one atomic decision each), laid out in disjoint ranges::
     A_TRADE + give * 5 + get   maritime trade at the best ratio the player has for ``give``
     A_ROBBER + h    move the robber to land hex h
     A_STEAL + s     steal a random card from seat s
+    A_OFFER + (shape * 5 + give) * 5 + get   domestic offer (trade.py: SHAPE_GIVE/SHAPE_GET
+                    cards of ``give`` for cards of ``get``)
+    A_ACCEPT, A_DECLINE                      a seat answers the pending offer
+    A_TRADE_WITH + s, A_CANCEL               the proposer trades with accepting seat s, or not
 """
 
 MAX_PLAYERS = 6
@@ -90,8 +99,12 @@ KNIGHT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY, VICTORY_POINT = range(5)
     WINNER,
     DECK_N,
     START,
+    OFFER,
+    ACCEPTS,
+    OFFERS_MADE,
+    LAPSED,
     HEADER_LEN,
-) = range(23)
+) = range(27)
 
 BANK = HEADER_LEN
 DECK = BANK + N_RES
@@ -129,7 +142,8 @@ STATE_LEN = PLAYED + N_DEV
     PH_YOP,
     PH_SBP,
     PH_OVER,
-) = range(11)
+    PH_TRADE,
+) = range(12)
 PHASE_NAMES = (
     "setup settlement",
     "setup road",
@@ -142,6 +156,7 @@ PHASE_NAMES = (
     "year of plenty",
     "special building",
     "over",
+    "domestic trade",
 )
 
 # End reasons, in the order of GAME.end_reasons.
@@ -164,7 +179,13 @@ A_DISCARD = A_PICK + N_RES
 A_TRADE = A_DISCARD + N_RES
 A_ROBBER = A_TRADE + N_RES * N_RES
 A_STEAL = A_ROBBER + MAX_HEX
-MAX_ACTIONS = A_STEAL + MAX_PLAYERS
+N_SHAPES = 3  # offer shapes (trade.py): 1 for 1, 2 for 1, 1 for 2
+A_OFFER = A_STEAL + MAX_PLAYERS
+A_ACCEPT = A_OFFER + N_SHAPES * N_RES * N_RES
+A_DECLINE = A_ACCEPT + 1
+A_TRADE_WITH = A_DECLINE + 1
+A_CANCEL = A_TRADE_WITH + MAX_PLAYERS
+MAX_ACTIONS = A_CANCEL + 1
 
 
 def trade_action(give: int, get: int) -> int:

@@ -17,6 +17,7 @@ from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import boards, compile_data, dev_names, resource_names, terrain_names
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
 from sim.games.catan.rules import current_player, init_state, is_over, step, victory_points
+from sim.games.catan.trade import get_count, give_count, offer_get, offer_give
 from strategies.catan import choose_action, choose_plain
 from strategies.search import chunk_loop
 
@@ -65,6 +66,26 @@ def _board_lines(s, names, n_hex, n_slots) -> list[str]:
     return lines
 
 
+def _offer_text(offer, names) -> str:
+    give, get = offer_give(offer), offer_get(offer)
+    return f"{give_count(offer)} {names.res[give]} for {get_count(offer)} {names.res[get]}"
+
+
+def _trade_event(a, action, names) -> str:
+    """The line of a domestic-trade decision (trade.py)."""
+    p = int(a[S.SEAT])
+    if S.A_OFFER <= action < S.A_ACCEPT:
+        return f"seat {p} offers {_offer_text(action, names)}"
+    offer = int(a[S.OFFER])
+    if action == S.A_ACCEPT:
+        return f"  seat {p} accepts"
+    if action == S.A_DECLINE:
+        return f"  seat {p} declines"
+    if action == S.A_CANCEL:
+        return f"  seat {p} trades with nobody"
+    return f"  seat {p} trades {_offer_text(offer, names)} with seat {action - S.A_TRADE_WITH}"
+
+
 def _event(a, b, action, names, data) -> list[str]:
     """Lines for one step from state ``a`` to state ``b`` by ``action``."""
     p = int(a[S.SEAT])
@@ -97,6 +118,8 @@ def _event(a, b, action, names, data) -> list[str]:
         victim = action - S.A_STEAL
         took = _hand(b, p) - _hand(a, p)
         lines.append(f"{who} steals {names.cards(took)} from seat {victim}")
+    elif action >= S.A_OFFER:
+        lines.append(_trade_event(a, action, names))
     elif action == S.A_END:
         lines.append(f"{who} ends {'the special building' if phase == S.PH_SBP else 'the turn'}")
     elif action == S.A_BUY:

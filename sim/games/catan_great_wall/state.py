@@ -24,7 +24,7 @@ arrays, so the scenario's fields travel with every step. Riders keep their numer
   same by numeral; HEX_EVER: 1 once a rider stood there (an empty such hex is a gap).
 """
 
-from sim.games.catan.state import MAX_ACTIONS, MAX_HEX, MAX_PLAYERS, STATE_LEN
+from sim.games.catan.state import MAX_ACTIONS, MAX_HEX, MAX_PLAYERS, PH_TRADE, STATE_LEN
 
 MAX_WALLS = 6
 MAX_NUMERALS = 5
@@ -50,10 +50,10 @@ HEX_R = HEX_RIDERS + MAX_HEX
 HEX_EVER = HEX_R + MAX_HEX * MAX_NUMERALS
 GW_STATE_LEN = HEX_EVER + MAX_HEX
 
-# Phases after the base ones (catan.state: PH_OVER = 10). In this scenario the base PH_ROBBER
-# is the pirate's move on a 7, and PH_STEAL takes from any other player holding a card.
-PH_FORTRESS = 11
-PH_KNIGHT = 12
+# Phases after the base ones (catan.state: PH_TRADE is the last). In this scenario the base
+# PH_ROBBER is the pirate's move on a 7, and PH_STEAL takes from any other player holding a card.
+PH_FORTRESS = PH_TRADE + 1
+PH_KNIGHT = PH_FORTRESS + 1
 
 END_REASONS = ("vp_target", "turn_cap", "wall_breached")
 R_WALL_BREACHED = 2

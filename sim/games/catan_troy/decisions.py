@@ -42,6 +42,11 @@ DECISION_KINDS = (
     "swap",
     "swap_back",
     "two_to_one_card",
+    "offer",  # domestic trade (sim/games/catan/trade.py), as in the base game
+    "accept",
+    "decline",
+    "trade_player",
+    "cancel_offer",
 )
 _RENAMED = {
     "trade_generic_harbour": "trade_three_to_one",

@@ -386,6 +386,13 @@ def param_set(raw: dict[str, Any]) -> ParamSet:
             {n: n >= sbp_min for n in range(g["players_min"], g["players_max"] + 1)},
             "after each turn the other players may build roads, settlements, cities and ships",
         ),
+        shared(
+            "domestic_trade",
+            ru["domestic_trade"],
+            "player-to-player trading of resource cards (§4.2, A21; commerce tokens are never "
+            "traded; none in the Special Building Phase, A14)",
+        ),
+        shared("trade_offers_per_turn", ru["trade_offers_per_turn"]),
         shared("start_seat", g["start_seat"]),
         shared("cap_tiebreak", g["cap_tiebreak"][0]),
         shared("safety_cap_rounds", g["safety_cap_rounds"]),
@@ -413,6 +420,8 @@ SHARED = (
     "longest_road_min",
     "longest_road_vp",
     "special_building_phase",
+    "domestic_trade",
+    "trade_offers_per_turn",
     "start_seat",
     "cap_tiebreak",
     "safety_cap_rounds",

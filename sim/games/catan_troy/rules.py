@@ -56,6 +56,7 @@ from sim.games.catan.state import (
     WINNER,
 )
 from sim.games.catan.state import N_RES as R
+from sim.games.catan.trade import known_held
 from sim.games.catan_troy.params import (
     K_ACTIVE_TURN_WIN,
     K_CANCELS_FLAG,
@@ -636,14 +637,17 @@ def determinize(state, data, seat, rng, out):
         if o == seat:
             continue
         for r in range(R):
-            pool[r] += out[base + r]
-            total += out[base + r]
-            out[base + r] = 0
+            keep = known_held(state, o, r) if o < n else 0  # a pending offer shows these
+            pool[r] += out[base + r] - keep
+            total += out[base + r] - keep
+            out[base + r] = keep
     for o in range(n + 1):
         if o == seat:
             continue
         base = ROW if o == n else HAND + o * R
         size = out[ROW_N] if o == n else out[HAND_N + o]
+        for r in range(R):
+            size -= out[base + r]
         for _ in range(size):
             r = draw_from_histogram(rng, pool, total)
             pool[r] -= 1

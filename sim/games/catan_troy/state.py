@@ -74,7 +74,7 @@ SEA_CARD = SEA_KIND + MAX_SEA
 STATE_LEN = SEA_CARD + MAX_SEA
 
 # Phases after the base ones (base PH_ROBBER / PH_STEAL are the Sea People's move and steal).
-PH_TWO_TO_ONE = base.PH_OVER + 1  # choose the 2:1 trade card of the ship just built
+PH_TWO_TO_ONE = base.PH_TRADE + 1  # choose the 2:1 trade card of the ship just built
 PH_SWAP_BACK = PH_TWO_TO_ONE + 1  # put one card back after a swap
 PHASE_NAMES = (*base.PHASE_NAMES, "choose a 2:1 card", "swap back")
 

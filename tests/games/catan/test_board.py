@@ -146,7 +146,7 @@ def test_defaults_are_the_rulebook_numbers():
     )
     assert (d4["longest_road_min"], d4["longest_road_vp"]) == (5, 2)
     assert (d4["largest_army_min"], d4["largest_army_vp"]) == (3, 2)
-    assert d4["number_placement"] == "spiral" and d4["domestic_trade"] is False
+    assert d4["number_placement"] == "spiral" and d4["domestic_trade"] is True
     assert not d4["special_building_phase"] and d6["special_building_phase"]
     assert P.PARAMS.defaults(3)["board"] == "standard" and P.PARAMS.defaults(5)["board"] == "large"
     assert d4["start_seat"] == 0
@@ -174,6 +174,7 @@ def test_every_section_12_lever_is_declared():
         "largest_army_vp",
         "number_placement",
         "domestic_trade",
+        "trade_offers_per_turn",
         "special_building_phase",
         "start_seat",
     ):
@@ -214,7 +215,8 @@ def test_compile_data_shapes_and_values():
         ("cost_road", "a,1,0,0,0"),
         ("vp_target", 2),
         ("number_placement", "zigzag"),
-        ("domestic_trade", True),
+        ("domestic_trade", "often"),
+        ("trade_offers_per_turn", -1),
         ("board", "huge"),
     ],
 )

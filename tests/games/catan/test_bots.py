@@ -13,6 +13,7 @@ from sim.core.registry import make_setup
 from sim.core.rng import derive_game_seeds, seed_streams
 from sim.games.catan import state as S
 from sim.games.catan.rules import current_player, init_state, is_over, step
+from sim.games.catan.trade import known_held
 from strategies.catan import GREEDY_CODE, choose_action
 from strategies.catan.greedy import GREEDY_PARAMS, greedy_action
 from tests.games.catan.helpers import data_for
@@ -64,6 +65,9 @@ def _redeal(s, seat, pick):
         a, b = pick.choice(others, 2, replace=False)
         ra = [r for r in range(S.N_RES) if t[S.HAND + a * S.N_RES + r] > 0]
         rb = [r for r in range(S.N_RES) if t[S.HAND + b * S.N_RES + r] > 0]
+        # a pending domestic offer shows cards of the proposer and the accepting seats: kept
+        ra = [r for r in ra if t[S.HAND + a * S.N_RES + r] > known_held(s, a, r)]
+        rb = [r for r in rb if t[S.HAND + b * S.N_RES + r] > known_held(s, b, r)]
         if ra and rb:
             x, y = pick.choice(ra), pick.choice(rb)
             t[S.HAND + a * S.N_RES + x] -= 1

@@ -154,7 +154,9 @@ def test_start_seat_lever():
 
 
 def test_state_fits_the_action_ranges():
-    assert S.A_STEAL + S.MAX_PLAYERS == S.MAX_ACTIONS
+    assert S.A_STEAL + S.MAX_PLAYERS == S.A_OFFER
+    assert S.A_OFFER + S.N_SHAPES * S.N_RES * S.N_RES == S.A_ACCEPT < S.A_DECLINE < S.A_TRADE_WITH
+    assert S.A_TRADE_WITH + S.MAX_PLAYERS == S.A_CANCEL == S.MAX_ACTIONS - 1
     assert len({S.A_ROLL, S.A_END, S.A_BUY, S.A_KNIGHT, S.A_ROAD_BUILDING, S.A_YOP}) == 6
     assert S.trade_action(4, 3) == S.A_TRADE + 23 < S.A_ROBBER
     assert np.int32(S.STATE_LEN) == S.STATE_LEN
