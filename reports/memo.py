@@ -271,7 +271,7 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
     if several and top["label"] == bottom["label"]:
         # one variant holds both extremes: name it once, first
         return (
-            f"In {top['label']}, {_named(group, top[group], word)} wins "
+            f"At {top['label']}, {_named(group, top[group], word)} wins "
             f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])} of its games and {lower} "
             f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])}, against a fair "
             f"{100 * top['fair']:.0f}%."

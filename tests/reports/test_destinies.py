@@ -73,8 +73,8 @@ def test_the_headline_says_when_its_extremes_are_chosen_destinies(report):
     _, out = report
     first = (out / "summary.md").read_text().split("\n\n")[1].split(". ")[0]
     # the strongest and weakest destiny of the variant where they are furthest apart
-    assert first.startswith("In advanced ")
-    chosen = first.startswith("In advanced true")
+    assert first.startswith("At advanced ")
+    chosen = first.startswith("At advanced true")
     assert ("there the bot chooses its destiny: selection-biased" in first) == chosen
 
 

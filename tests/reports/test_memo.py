@@ -29,7 +29,7 @@ def test_headline_names_the_largest_imbalance_with_its_interval(sweep):
     rates = pl.read_csv(sweep / "win_by_role.csv").filter(pl.col("variant") == "v5")
     trusted = rates.filter(pl.col("role") == "trusted").row(0, named=True)
     shown = pct_ci(trusted["win_rate"], trusted["ci_low"], trusted["ci_high"])
-    assert f"In {trusted['label']}, the Trusted wins {shown} of its games" in headline
+    assert f"At {trusted['label']}, the Trusted wins {shown} of its games" in headline
     assert "against a fair 25%" in headline
     assert "Changing romans_in_play from 1 to 20 moves the Trusted between" in headline
     assert "Flags: " in headline and "the Trusted" in headline.split("Flags: ")[1]
