@@ -22,8 +22,42 @@ from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # s
 
 RANDOM_CODE, GREEDY_CODE = 0, 1
 RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal actions")
-# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts
-SEARCH_DECL = search_bot_decl(GREEDY_DECL, same=1)
+# search hook (bot levels): code 2, the search budget then greedy's weights for the rollouts.
+# Issue 42: rollouts=12 horizon=3 cut_after=2 and the kinds where the search (almost) never
+# overruled greedy left to greedy's pick (skip). Profiled per kind (benchmarks/search_kinds.py,
+# 4 players, every seat searching, 30 games): the skipped kinds changed greedy's pick in 0-0.5%
+# of their decisions and took 31% of the search's time; skipping them at horizon=2 cost 1.4
+# points (0.705, 0.710, 0.723), which the third turn per rollout buys back. Against greedy, 2
+# players, 3,000 games, seeds 0-4: 0.732, 0.734, 0.737, 0.728, 0.734 (mean 0.733; Wilson 95%
+# intervals about +-0.016, e.g. [0.716, 0.747] at seed 0) against 0.721, 0.727, 0.732, 0.730,
+# 0.734 (mean 0.729); 4 players, 2,400 games, seeds 0, 1: 0.550, 0.570 against 0.541, 0.565.
+# Games per CPU second, 4 players, every seat searching, back to back: 1.47x and 1.60x (124 ->
+# 198), about 152 -> 230 on the quiet-machine bench. Measured on the way (seeds 0-2):
+# rollouts=12 cut_after=2 0.722, 0.725, 0.732 (1.27x); the same with horizon=3 0.746, 0.747,
+# 0.745 (1.03x); with swap and discard skipped too (they changed greedy's pick in 1.1-1.6%)
+# 0.723, 0.724, 0.732 (2.1x; 4 players 0.541, 0.557); horizon=1 0.598, 0.618, 0.608
+SEARCH_DECL = search_bot_decl(
+    GREEDY_DECL,
+    decisions.DECISION_KINDS,
+    rollouts=12,
+    horizon=3,
+    same=1,
+    cut_after=2,
+    skip=(
+        "keep_side_a",
+        "choose_combat",
+        "token",
+        "cultivate",
+        "take_two",
+        "fight",
+        "garrison",
+        "recruit",
+        "druid",
+        "refill",
+        "overflow",
+        "decline",
+    ),
+)
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 

@@ -126,8 +126,30 @@ GREEDY_DECL = BotDecl(
 # cut may act from the third round): seeds 0-4 0.605, 0.588, 0.612, 0.604, 0.605 against 0.594,
 # 0.608, 0.604, 0.596, 0.619 (mean 0.603 against 0.604), 1.2x the games/s (89 -> 106); rejected:
 # cut_after=2 same=2 0.602, 0.584, 0.601; rollouts=48 same=2 0.594, 0.583, 0.601
+# Issue 42: horizon=6, cut_after=2 and the fragments taken at a dig site or returned at a ruin
+# left to greedy (skip). Profiled per kind (benchmarks/search_kinds.py, 4 players, every seat
+# searching, 30 games), the search overruled greedy in 6.6% of the takes and 10% of the returns,
+# 43% of its time; skipping them alone cost strength (takes: 0.579 at seed 0), as did every
+# cheaper budget alone (horizon=3 0.544, 0.545; width=3 0.565, 0.559; rollouts=32 0.564;
+# same=1 cut_after=2 0.582, 0.563, 0.585), but the two more turns per rollout buy it back.
+# Against greedy, 2 players, 3,000 games, seeds 0-4: 0.600, 0.605, 0.616, 0.614, 0.608 (mean
+# 0.609; Wilson 95% intervals about +-0.018, e.g. [0.583, 0.618] at seed 0) against 0.605,
+# 0.588, 0.612, 0.604, 0.605 (mean 0.603); 4 players, 2,400 games, seeds 0, 1: 0.438, 0.449
+# against 0.433, 0.442 (ladder win share).
+# Games per CPU second, 4 players, every seat searching, back to back: 1.53x and 1.60x (123 ->
+# 197), about 137 -> 215 on the quiet-machine bench. Measured on the way (seeds 0-2):
+# horizon=5 skip=take,return cut_after=2 0.590, 0.588, 0.600 (1.8x); horizon=5 skip=take
+# cut_after=2 0.579, 0.599, 0.604 (1.5x); cut_after=2 alone 0.602, 0.584, 0.601 (1.2x)
 SEARCH_DECL = search_bot_decl(
-    GREEDY_DECL, rollouts=64, horizon=4, margin=1.0, same=2, cut=0.5, cut_after=3
+    GREEDY_DECL,
+    decisions.DECISION_KINDS,
+    rollouts=64,
+    horizon=6,
+    margin=1.0,
+    same=2,
+    cut=0.5,
+    cut_after=2,
+    skip=("take_fragment", "return_fragment"),
 )
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
