@@ -44,6 +44,7 @@ import math
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.rng import uniform
+from sim.core.scratch import stack_float64
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
@@ -91,6 +92,7 @@ from sim.games.catan.state import (
     HEX_TERRAIN,
     KNIGHTS,
     LA_HOLDER,
+    MAX_ACTIONS,
     N_RES,
     NP,
     PH_SETUP_ROAD,
@@ -157,6 +159,31 @@ def soft_weight(value, best, scale):
 def is_opening(state):
     """A setup placement (settlement or road before the first roll)?"""
     return state[PHASE] <= PH_SETUP_ROAD
+
+
+@leaf
+def pick_action(values, n, soft, params, rng, buf):
+    """``buf[i]`` of the best ``values[i]`` (first on ties); with ``soft`` (a setup placement)
+    and ``temperature`` > 0, drawn from the softmax over them with the seat's ``rng``. The
+    Catan games' greedy bots value their legal actions once and pick through this."""
+    best = NEG
+    best_a = buf[0]
+    for i in range(n):
+        if values[i] > best:
+            best = values[i]
+            best_a = buf[i]
+    if not soft or params[P_TEMP] <= 0.0 or n <= 1:
+        return best_a
+    scale = soft_scale(params)
+    total = 0.0
+    for i in range(n):
+        total += soft_weight(values[i], best, scale)
+    r = uniform(rng) * total
+    for i in range(n):
+        r -= soft_weight(values[i], best, scale)
+        if r < 0.0:
+            return buf[i]
+    return best_a
 
 
 @leaf
@@ -412,23 +439,7 @@ def greedy_action(state, data, seat, params, rng, buf):
             n_roads += 1
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
-    best = NEG
-    best_a = buf[0]
+    values = stack_float64(MAX_ACTIONS)
     for i in range(n):
-        v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-        if v > best:
-            best = v
-            best_a = buf[i]
-    if params[P_TEMP] > 0.0 and n > 1 and is_opening(state):
-        scale = soft_scale(params)
-        total = 0.0
-        for i in range(n):
-            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            total += soft_weight(v, best, scale)
-        r = uniform(rng) * total
-        for i in range(n):
-            v = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            r -= soft_weight(v, best, scale)
-            if r < 0.0:
-                return buf[i]
-    return best_a
+        values[i] = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    return pick_action(values, n, is_opening(state), params, rng, buf)

@@ -22,7 +22,7 @@ pirate). Never another hand or the deck.
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
-from sim.core.rng import uniform
+from sim.core.scratch import stack_float64
 from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT
 from sim.games.catan.rules import trade_ratio
 from sim.games.catan.state import (
@@ -68,6 +68,7 @@ from sim.games.catan_great_wall.state import (
     A_PIRATE,
     A_WALL,
     BREACHES,
+    GW_MAX_ACTIONS,
     HEX_RIDERS,
     LEVEL,
     MAX_NUMERALS,
@@ -79,14 +80,12 @@ from strategies.catan.greedy import (
     NEG,
     P_DEV,
     P_PROD,
-    P_TEMP,
     action_value,
     is_opening,
+    pick_action,
     pips,
     place_value,
     places_mask,
-    soft_scale,
-    soft_weight,
 )
 
 GREEDY_PARAMS = ParamSet(
@@ -334,23 +333,9 @@ def greedy_action(state, data, seat, params, rng, buf):
             n_roads += 1
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
-    best = NEG
-    best_a = buf[0]
+    values = stack_float64(GW_MAX_ACTIONS)
     for i in range(n):
-        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-        if v > best:
-            best = v
-            best_a = buf[i]
-    if params[P_TEMP] > 0.0 and n > 1 and (is_opening(state) or state[PHASE] == PH_FORTRESS):
-        scale = soft_scale(params)
-        total = 0.0
-        for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            total += soft_weight(v, best, scale)
-        r = uniform(rng) * total
-        for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            r -= soft_weight(v, best, scale)
-            if r < 0.0:
-                return buf[i]
-    return best_a
+        values[i] = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    return pick_action(
+        values, n, is_opening(state) or state[PHASE] == PH_FORTRESS, params, rng, buf
+    )

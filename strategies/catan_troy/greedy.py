@@ -24,7 +24,7 @@ Scenario values, per action (the highest is played; ties go to the first listed)
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
-from sim.core.rng import uniform
+from sim.core.scratch import stack_float64
 from sim.games.catan.params import C_CITY, C_SETTLEMENT, D_COSTS, D_VERTEX_HEXES, G_N_VERT
 from sim.games.catan.rules import public_victory_points, trade_ratio
 from sim.games.catan.state import (
@@ -64,6 +64,7 @@ from sim.games.catan_troy.state import (
     A_TAKE,
     DONATING,
     KIND_FLAG,
+    MAX_ACTIONS,
     SEA_OWNER,
     SHIPS_BUILT,
     SIDE,
@@ -71,15 +72,12 @@ from sim.games.catan_troy.state import (
 )
 from strategies.catan.greedy import GREEDY_PARAMS as BASE_PARAMS
 from strategies.catan.greedy import (
-    NEG,
-    P_TEMP,
     P_VP,
     action_value,
     is_opening,
+    pick_action,
     pips,
     places_mask,
-    soft_scale,
-    soft_weight,
 )
 
 GREEDY_PARAMS = ParamSet(
@@ -236,23 +234,7 @@ def greedy_action(state, data, seat, params, rng, buf):
         n_roads += A_ROAD <= buf[i] < A_ROLL
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
-    best = NEG
-    best_a = buf[0]
+    values = stack_float64(MAX_ACTIONS)
     for i in range(n):
-        v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-        if v > best:
-            best = v
-            best_a = buf[i]
-    if params[P_TEMP] > 0.0 and n > 1 and is_opening(state):
-        scale = soft_scale(params)
-        total = 0.0
-        for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            total += soft_weight(v, best, scale)
-        r = uniform(rng) * total
-        for i in range(n):
-            v = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-            r -= soft_weight(v, best, scale)
-            if r < 0.0:
-                return buf[i]
-    return best_a
+        values[i] = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    return pick_action(values, n, is_opening(state), params, rng, buf)
