@@ -27,16 +27,12 @@ PACKAGES = ("sim", "strategies", "experiments", "reports")
 LAYERS_PAGE = ROOT / "docs" / "contributing" / "layers.md"
 LAYER_STEPS = ("config", "variants", "chunks", "kernels", "parquet", "report")
 
-# Known circles, allowed until they are removed (issue 43, item 1: the Celtic engine as one
-# layer with one owner). Celtic Trader is the introductory game of Celtic Quest: Celtic Quest's
-# rules and invariants import Celtic Trader's, which import Celtic Quest's back at their last
-# line. Each entry must be exactly one circle of the graph: test_known_circles_are_still_there
-# fails once a circle is gone or has grown, so this list stays honest (delete the entry with the
-# change that removes the circle).
-KNOWN_CIRCLES = (
-    frozenset({"sim.games.celtic_trader.rules", "sim.games.celtic_quest.rules"}),
-    frozenset({"sim.games.celtic_trader.invariants", "sim.games.celtic_quest.invariants"}),
-)
+# Known circles, allowed until they are removed. Each entry must be exactly one circle of the
+# graph: test_known_circles_are_still_there fails once a circle is gone or has grown, so this
+# list stays honest (delete the entry with the change that removes the circle). Empty since
+# issue 43, item 1 made the Celtic engine one layer whose imports go one way (see
+# CELTIC_LAYERS below).
+KNOWN_CIRCLES: tuple[frozenset[str], ...] = ()
 
 
 def project_modules(root: Path, packages) -> dict[str, Path]:
@@ -184,6 +180,35 @@ def test_known_circles_are_still_there(graph):
             f"the known import circle {sorted(known)} is no longer in the graph: "
             "delete it from KNOWN_CIRCLES in tests/test_imports.py"
         )
+
+
+CT, CQ = "sim.games.celtic_trader", "sim.games.celtic_quest"
+# The Celtic engine's layers (issue 43, item 1), bottom up: each may import only the layers below
+# it (and the games' constants: params, state, layout). Celtic Quest's hooks (its rules.py) and
+# Celtic Trader's turn flow and kernels sit on top.
+CELTIC_LAYERS = (
+    {f"{CQ}.queries", f"{CQ}.tiles", f"{CQ}.scoring", f"{CQ}.items", f"{CQ}.setup"},
+    {f"{CT}.board", f"{CT}.setup", f"{CT}.bag", f"{CT}.conquest", f"{CT}.supply", f"{CT}.delivery"},
+    {f"{CQ}.enchantment", f"{CQ}.quests", f"{CQ}.tokens", f"{CQ}.movement", f"{CQ}.delivery"},
+    {f"{CQ}.phases", f"{CQ}.checks"},
+    {f"{CQ}.rules", f"{CT}.turn", f"{CT}.rules"},
+)
+CELTIC_CONSTANTS = {f"{CT}.params", f"{CT}.state", f"{CQ}.layout"}
+
+
+def test_the_celtic_engine_imports_go_one_way(graph):
+    """Celtic Quest's rules import Celtic Trader's primitives, never its turn flow, and the
+    primitives import only Celtic Quest's reads of its own state: no layer imports one above."""
+    wrong = []
+    for i, layer in enumerate(CELTIC_LAYERS):
+        below = set().union(*CELTIC_LAYERS[:i]) | CELTIC_CONSTANTS
+        for module in sorted(layer):
+            assert module in graph, f"{module} is not a module of the project"
+            for name, where in sorted(graph[module].items()):
+                celtic = name.startswith((CT + ".", CQ + "."))
+                if celtic and name not in below and name not in layer:
+                    wrong.append(f"{module} imports {name} ({where})")
+    assert not wrong, "a Celtic engine layer imports one above it:\n" + "\n".join(wrong)
 
 
 def test_the_check_sees_a_lazy_circle_and_a_package_import(tmp_path):

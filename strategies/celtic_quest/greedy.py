@@ -14,6 +14,7 @@ are never looked at).
 import numpy as np
 
 from sim.core.kernel import leaf
+from sim.games.celtic_quest.delivery import ring_action
 from sim.games.celtic_quest.layout import (
     A_CRYSTAL,
     A_DESTINY,
@@ -67,14 +68,9 @@ from sim.games.celtic_quest.layout import (
     X_TILE_NSEC,
     X_TILE_SECS,
 )
-from sim.games.celtic_quest.rules import (
-    move_points,
-    qp,
-    quest_possible,
-    quest_ready,
-    rep,
-    ring_action,
-)
+from sim.games.celtic_quest.queries import move_points, qp, quest_possible, quest_ready
+from sim.games.celtic_quest.tiles import rep
+from sim.games.celtic_trader.board import capacity
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
@@ -87,7 +83,7 @@ from sim.games.celtic_trader.params import (
     R_NSPOT,
     R_SC,
 )
-from sim.games.celtic_trader.rules import capacity, legal_actions
+from sim.games.celtic_trader.rules import legal_actions
 from sim.games.celtic_trader.state import (
     A_DELIVER,
     A_DISCARD,

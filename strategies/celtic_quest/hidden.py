@@ -24,7 +24,7 @@ from sim.games.celtic_quest.layout import (
     X_N_DESTINY_DECK,
     X_RULES,
 )
-from sim.games.celtic_quest.rules import qp
+from sim.games.celtic_quest.queries import qp
 from sim.games.celtic_trader.params import O_RULES, R_QUEST
 from sim.games.celtic_trader.state import NP, P_ROLE, PLAYERS, PW
 

@@ -15,7 +15,6 @@ declared order; the bot uses no randomness of its own.
 
 import numpy as np
 
-import sim.games.celtic_quest.rules as quest
 from sim.core.kernel import leaf
 from sim.games.celtic_quest.layout import (
     ENCH,
@@ -24,11 +23,17 @@ from sim.games.celtic_quest.layout import (
     QP_FREE_WOODS,
     X_DESTINY_RP_VP,
     X_DESTINY_UPG,
+    X_NTILES,
     X_SEC_MERGE,
     X_TILE_NSEC,
     X_TILE_SECS,
 )
 from sim.games.celtic_quest.layout import MAX_TSEC as Q_MAX_TSEC
+from sim.games.celtic_quest.movement import entry_cost, step_cost
+from sim.games.celtic_quest.queries import qp, xr
+from sim.games.celtic_quest.queries import upgrade_cost as quest_upgrade_cost
+from sim.games.celtic_quest.tiles import rep
+from sim.games.celtic_trader.board import capacity, has_roman_spot
 from sim.games.celtic_trader.params import (
     FAR,
     K_ARM,
@@ -69,7 +74,6 @@ from sim.games.celtic_trader.params import (
     R_SC,
     R_SUPPLY,
 )
-from sim.games.celtic_trader.rules import capacity, has_roman_spot
 from sim.games.celtic_trader.state import (
     A_BAST,
     A_CLAIM,
@@ -159,8 +163,8 @@ GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
 @leaf
 def _bfs_quest(state, data, seat, src, dist, par, q):
     """Celtic Quest's :func:`_bfs` on the map as it is now: positions are sections with every
-    enchanted tile's networks merged into one (``quest.rep``), and a step costs what the
-    seat's Spirit-type quests make it cost (``quest.entry_cost``), as the rules' moves do."""
+    enchanted tile's networks merged into one (``rep``), and a step costs what the
+    seat's Spirit-type quests make it cost (``entry_cost``), as the rules' moves do."""
     n = data[O_RULES + R_NSEC]
     for i in range(n):
         dist[i] = FAR
@@ -171,7 +175,7 @@ def _bfs_quest(state, data, seat, src, dist, par, q):
     tail = half
     q[tail] = src
     tail += 1
-    qs = quest.qp(seat)
+    qs = qp(seat)
     free = state[qs + QP_FREE_WOODS] != 0 or state[qs + QP_FREE_HILLS] != 0
     while head < tail:
         u = q[head]
@@ -186,12 +190,12 @@ def _bfs_quest(state, data, seat, src, dist, par, q):
             if merged and data[X_SEC_MERGE + w] != u:
                 continue
             for k in range(data[O_DEG + w]):
-                v = quest.rep(state, data, data[O_ADJ + w * MAX_DEG + k])
+                v = rep(state, data, data[O_ADJ + w * MAX_DEG + k])
                 if v == u:
                     continue
                 c = data[O_ADJ_COST + w * MAX_DEG + k]
                 if free:
-                    c = quest.entry_cost(state, data, seat, v, c)
+                    c = entry_cost(state, data, seat, v, c)
                 if du + c < dist[v]:
                     dist[v] = du + c
                     par[v] = u
@@ -263,10 +267,10 @@ def search_from(state, data, seat, src, buf):
     free = 0
     is_quest = data[O_RULES + R_QUEST] != 0
     if is_quest:
-        for t in range(quest.xr(data, quest.X_NTILES)):
+        for t in range(xr(data, X_NTILES)):
             if state[ENCH + t]:
                 ench |= 1 << t
-        qs = quest.qp(seat)
+        qs = qp(seat)
         free = (1 if state[qs + QP_FREE_WOODS] else 0) | (2 if state[qs + QP_FREE_HILLS] else 0)
     if (
         buf[SC_KEY] == KEY_TAG
@@ -309,7 +313,7 @@ def _step_mp(state, data, seat, a, b):
     """MP of the step from ``a`` to the adjacent ``b``: the map's road cost, or in Celtic Quest
     what the rules' move costs now (enchanted tiles merged, Spirit-type quests)."""
     if data[O_RULES + R_QUEST]:
-        _, c = quest.step_cost(state, data, seat, a, b)
+        _, c = step_cost(state, data, seat, a, b)
         return c
     return data[O_DIST + a * MAX_SEC + b]
 
@@ -405,9 +409,9 @@ def _sc_value(state, data, seat, params):
 @leaf
 def _upg_cost(state, data, seat, lvl):
     """RP to reach ``lvl``: the data's upgrade cost (in Celtic Quest less the seat's
-    Anvil-type discounts, ``quest.upgrade_cost``)."""
+    Anvil-type discounts, ``quest_upgrade_cost``)."""
     if data[O_RULES + R_QUEST]:
-        return quest.upgrade_cost(state, data, seat, lvl)
+        return quest_upgrade_cost(state, data, seat, lvl)
     return data[O_UPG_COST + lvl]
 
 
@@ -416,7 +420,7 @@ def _bonus_step(state, data, seat, c, lvl):
     """VP the seat's card adds for raising capability ``c`` from ``lvl``: its role's bonus
     table, in Celtic Quest its destiny card's own table (destinies.*.movement etc.)."""
     if data[O_RULES + R_QUEST]:
-        d = state[quest.qp(seat) + QP_DESTINY]
+        d = state[qp(seat) + QP_DESTINY]
         if d < 0:
             return 0
         at = X_DESTINY_UPG + d * N_CAPS * N_LEVELS + c * N_LEVELS
@@ -439,7 +443,7 @@ def _rp_are_vp(state, data, seat):
 def _rp_vp_rate(state, data, seat):
     """VP per RP held at the end: the role's rp_as_vp (in Celtic Quest the destiny's)."""
     if data[O_RULES + R_QUEST]:
-        d = state[quest.qp(seat) + QP_DESTINY]
+        d = state[qp(seat) + QP_DESTINY]
         return data[X_DESTINY_RP_VP + d] if d >= 0 else 0
     role = state[PLAYERS + seat * PW + P_ROLE]
     return data[O_ROLE_RP_VP + role] if role >= 0 else 0
@@ -587,8 +591,8 @@ def _plan_move(state, data, seat, params, buf):
                     break
                 if is_quest:
                     # Celtic Quest: the hop as a position of the map now, if one step away
-                    nxt = quest.rep(state, data, nxt)
-                    base, _ = quest.step_cost(state, data, seat, node, nxt)
+                    nxt = rep(state, data, nxt)
+                    base, _ = step_cost(state, data, seat, node, nxt)
                     if nxt == node or base < 0:
                         break
                 c = _step_mp(state, data, seat, node, nxt)

@@ -99,7 +99,7 @@ def test_the_mystic_travels_for_crystals():
 def test_crystal_value_reads_the_data():
     """crystal_value is the spell track's value at the box every crystal in play reaches,
     plus the destiny's VP per crystal, both read from the compiled data."""
-    from sim.games.celtic_quest.rules import qp
+    from sim.games.celtic_quest.queries import qp
     from strategies.celtic_quest.greedy import crystal_value
 
     setup = make_setup("celtic_quest", 4, {}, "greedy")

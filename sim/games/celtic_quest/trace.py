@@ -24,7 +24,7 @@ from sim.games.celtic_quest.play import (
     map_layout,
     map_seed,
 )
-from sim.games.celtic_quest.rules import setup as quest_setup
+from sim.games.celtic_quest.setup import setup as quest_setup
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader import trace as trader_trace
 from sim.games.celtic_trader.decisions import decision_kind
@@ -40,7 +40,8 @@ from sim.games.celtic_trader.params import (
     section_names,
 )
 from sim.games.celtic_trader.play import write_results
-from sim.games.celtic_trader.rules import current_player, init_state, is_over, setup_state, step
+from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
+from sim.games.celtic_trader.setup import setup_state
 from strategies.celtic_trader import choose_action, choose_plain
 from strategies.search import chunk_loop
 

@@ -5,12 +5,13 @@ carried, in-hand and out of play; RP + VP in play never exceed the supply (with 
 markers used so far); carried tokens agree with their counter and the carrying capacity.
 ``checked`` is the compiled checked loop (sim/core/check.py). Celtic Quest, played by the same
 kernels, is checked by the same loop: where the data says ``R_QUEST`` the three checks are
-Celtic Quest's (sim/games/celtic_quest/invariants.py) and the state is the longer quest state.
+Celtic Quest's (sim/games/celtic_quest/checks.py) and the state is the longer quest state.
 """
 
 import numpy as np
 from numba import njit
 
+import sim.games.celtic_quest.checks as quest_checks
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
 from sim.games.celtic_quest.layout import QSTATE_LEN
@@ -214,7 +215,3 @@ def checked(setup, seeds, max_steps, corrupt):
             first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip
     return first_code, first_step, counts
-
-
-# Celtic Quest's checks (imported last: that module imports this one's loop)
-import sim.games.celtic_quest.invariants as quest_checks  # noqa: E402

@@ -6,13 +6,15 @@ from functools import lru_cache
 
 import numpy as np
 
+import sim.games.celtic_quest.scoring as quest  # its result columns
 from sim.core.gamedata import compiled_for
 from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.games.celtic_trader.board import role_bonus
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtic_trader.params import O_RULES, R_QUEST, compile_data
-from sim.games.celtic_trader.rules import advance, current_player, init_state, is_over, role_bonus
+from sim.games.celtic_trader.rules import advance, current_player, init_state, is_over
 from sim.games.celtic_trader.state import (
     BUF_LEN,
     P_ROLE,
@@ -151,6 +153,3 @@ def play(setup, seeds) -> ChunkResult:
             res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,
         )  # fmt: skip
     return res
-
-
-import sim.games.celtic_quest.rules as quest  # noqa: E402  (its result columns)

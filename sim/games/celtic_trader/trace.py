@@ -64,7 +64,8 @@ from sim.games.celtic_trader.params import (
     section_names,
 )
 from sim.games.celtic_trader.play import game_data, role_mode_of, write_results
-from sim.games.celtic_trader.rules import current_player, init_state, is_over, setup_state, step
+from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
+from sim.games.celtic_trader.setup import setup_state
 from strategies.celtic_trader import choose_action, choose_plain
 from strategies.search import chunk_loop
 

@@ -12,13 +12,19 @@ from functools import lru_cache
 
 import numpy as np
 
-import sim.games.celtic_quest.rules as quest
 from sim.core.registry import make_setup
 from sim.core.rng import seed_stream
 from sim.games.celtic_quest import layout as Q
 from sim.games.celtic_quest.compile import ITEM_IDS, fixed_graph
+from sim.games.celtic_quest.delivery import ring_action
+from sim.games.celtic_quest.enchantment import enchant as quest_enchant
 from sim.games.celtic_quest.params import load_raw
 from sim.games.celtic_quest.play import game_data
+from sim.games.celtic_quest.queries import capacity_bonus
+from sim.games.celtic_quest.quests import gain_ability
+from sim.games.celtic_quest.scoring import components as quest_components
+from sim.games.celtic_quest.scoring import score as quest_score
+from sim.games.celtic_quest.setup import setup as quest_setup
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.params import (
     O_CARRY_X,
@@ -33,7 +39,9 @@ from sim.games.celtic_trader.params import (
     bastion_names,
     resource_names,
 )
-from sim.games.celtic_trader.rules import begin_turn, legal_actions, setup_state, step
+from sim.games.celtic_trader.rules import legal_actions, step
+from sim.games.celtic_trader.setup import setup_state
+from sim.games.celtic_trader.turn import begin_turn
 
 RAW = load_raw()
 COLUMNS = (1, 2, 4, 6, 8)
@@ -83,7 +91,7 @@ def table(players=2, destinies=None, seed=1, **params):
     names = destinies or BASIC[:players]
     fixed = np.array([DESTINY[d] if d is not None else -1 for d in names], np.int64)
     setup_state(data, players, S.ROLES_RANDOM, fixed, s)
-    quest.setup(data, players, fixed, rng(seed), s)
+    quest_setup(data, players, fixed, rng(seed), s)
     return data, s
 
 
@@ -223,22 +231,22 @@ def completed(s, data, seat, *quest_ids):
         s[q + Q.QP_NDONE] += 1
         s[q + Q.QP_DONE_MASK] |= 1 << i
         s[q + Q.QP_QUEST_VP] += data[Q.X_QUEST_VP + i]
-        quest.gain_ability(s, data, seat, i)
+        gain_ability(s, data, seat, i)
 
 
 def capacity(s, data, seat) -> tuple[int, int]:
     """(X, Y) of the seat: its Carrying level plus Pack/Sack-type quests and the elixirs used
     this turn, less the crystals it carries (they take room among the X)."""
     lvl = s[pb(seat) + S.P_CARRY]
-    dx, dy = quest.capacity_bonus(s, seat)
+    dx, dy = capacity_bonus(s, seat)
     return int(data[O_CARRY_X + lvl] + dx), int(data[O_CARRY_Y + lvl] + dy)
 
 
 def components(s, data, seat) -> list[int]:
     """[VP box, crystals, quests, destiny] of §6 as the engine scores them."""
     out = np.zeros(4, np.int32)
-    total = quest.components(s, data, seat, out)
-    assert total == out.sum() == quest.score(s, data, seat)
+    total = quest_components(s, data, seat, out)
+    assert total == out.sum() == quest_score(s, data, seat)
     return out.tolist()
 
 
@@ -264,7 +272,7 @@ def deliver(res: str, k: int) -> int:
 
 def deliver_rings(res: str, k: int, j: int) -> int:
     """Deliver ``k`` tokens of ``res`` spending ``j`` rings (1 <= j <= k)."""
-    return quest.ring_action(RES[res] * S.MAX_DELIVER + k - 1, j)
+    return ring_action(RES[res] * S.MAX_DELIVER + k - 1, j)
 
 
 def tile(name: str) -> int:
@@ -274,4 +282,4 @@ def tile(name: str) -> int:
 def enchant(s, data, *tiles):
     """Enchant tiles in place, as a druid or a completed quest does (§4.3)."""
     for name in tiles:
-        quest.enchant(s, data, TILE[name])
+        quest_enchant(s, data, TILE[name])

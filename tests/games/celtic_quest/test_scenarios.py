@@ -23,11 +23,11 @@ bridge (two road networks on one tile), numbers are MP, (w) woods, (h) hills::
 import numpy as np
 import pytest
 
-import sim.games.celtic_quest.rules as quest
-import sim.games.celtic_trader.rules as trader
+import sim.games.celtic_trader.board as board
 from sim.core.registry import make_setup
 from sim.core.results import to_frames
 from sim.games.celtic_quest import layout as Q
+from sim.games.celtic_quest import scoring, tiles
 from sim.games.celtic_quest.invariants import state_check as quest_state_check
 from sim.games.celtic_quest.mapgen import chart_value, generate_map, load_catalogue, section_graph
 from sim.games.celtic_quest.play import PLAYER_EXTRAS, game_graph, new_result
@@ -587,13 +587,13 @@ def test_Q14_elixir_pack_sack():
     assert t[S.MOVE_ENDED] == 1 and carried(t, 0) == {"wheat": 1, "ore": 1}
     # Carrying 2/1 with Pack: 3/1; with Sack: 2/2 (the engine's capacity)
     s = moving(s0, data, 0, "T10", carry=2)
-    assert tuple(trader.capacity(s, data, 0)) == (2, 1)
+    assert tuple(board.capacity(s, data, 0)) == (2, 1)
     pack = s.copy()
     completed(pack, data, 0, "pack")
-    assert tuple(trader.capacity(pack, data, 0)) == (3, 1)
+    assert tuple(board.capacity(pack, data, 0)) == (3, 1)
     sack = s.copy()
     completed(sack, data, 0, "sack")
-    assert tuple(trader.capacity(sack, data, 0)) == (2, 2)
+    assert tuple(board.capacity(sack, data, 0)) == (2, 2)
     t = act(act(sack, data, pick(data, "T10", "wheat")), data, pick(data, "T10", "ore"))
     assert t[S.MOVE_ENDED] == 0  # two pick-ups without stopping
     carry(pack, 0, deer=2)
@@ -730,7 +730,7 @@ def _players_table(s, data, tie_break="most_quests"):
     engine's result row, its tie-break column set as ``play`` sets it, ranked by the core."""
     setup = make_setup("celtic_quest", 2, {"tie_break": tie_break}, "random")
     res = new_result(1, 2)
-    quest.write_results(s, data, 0, res.score, res.components, res.role, res.extras)
+    scoring.write_results(s, data, 0, res.score, res.components, res.role, res.extras)
     assert (res.components[0].sum(axis=1) == res.score[0]).all()
     done, tie = PLAYER_EXTRAS.index("quests_completed"), PLAYER_EXTRAS.index("tiebreak_quests")
     res.extras[:, :, tie] = res.extras[:, :, done] if tie_break == "most_quests" else 0
@@ -797,7 +797,7 @@ def test_Q22_cantii_regni_conquest():
     assert t[S.PHASE] == S.PH_ROMANISE
     t = act(t, data, S.A_BAST + BAS["Regni"])
     assert t[S.CONQ + BAS["Regni"]] == 1
-    assert not quest.can_enchant(t, data, TILE["REG"])  # its Roman town never enchanted
+    assert not tiles.can_enchant(t, data, TILE["REG"])  # its Roman town never enchanted
     set_bag(t, druid=1)
     u = start_turn(placed(t, 0, "SC"), data, 0)
     assert u[S.PHASE] == Q.PH_ENCHANT
@@ -816,8 +816,8 @@ def test_Q22_cantii_regni_conquest():
     assert t[S.CONQ + BAS["Regni"]] == 1 and t[Q.TCRYST + TILE["REG"]] == 0
     assert disc(t)["crystal"] == 1
     # its Roman town side: a garrison spot on the hub, none on the arms
-    assert trader.has_roman_spot(t, data, SEC["REG"])
-    assert not any(trader.has_roman_spot(t, data, SEC[a]) for a in ("REG.NW", "REG.W", "REG.E"))
+    assert board.has_roman_spot(t, data, SEC["REG"])
+    assert not any(board.has_roman_spot(t, data, SEC[a]) for a in ("REG.NW", "REG.W", "REG.E"))
 
 
 def test_Q23_destiny_scoring():

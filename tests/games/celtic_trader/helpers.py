@@ -17,7 +17,9 @@ from sim.games.celtic_trader.params import (
     resource_names,
     section_names,
 )
-from sim.games.celtic_trader.rules import begin_turn, legal_actions, setup_state, step
+from sim.games.celtic_trader.rules import legal_actions, step
+from sim.games.celtic_trader.setup import setup_state
+from sim.games.celtic_trader.turn import begin_turn
 
 SEC = {n: i for i, n in enumerate(section_names())}
 RES = {n: i for i, n in enumerate(resource_names())}

@@ -20,6 +20,7 @@ from sim.core.batch import play_batch
 from sim.core.registry import make_setup
 from sim.core.results import rank_and_win
 from sim.games.celtic_trader import state as S
+from sim.games.celtic_trader.board import role_bonus
 from sim.games.celtic_trader.params import (
     MAX_SEC,
     O_DIST,
@@ -29,7 +30,7 @@ from sim.games.celtic_trader.params import (
     ROLE_IDS,
 )
 from sim.games.celtic_trader.play import write_results
-from sim.games.celtic_trader.rules import _apply, init_state, role_bonus
+from sim.games.celtic_trader.rules import _apply, init_state
 from tests.games.celtic_trader.helpers import (
     BAS,
     RES,

@@ -14,7 +14,7 @@ from sim.core.registry import make_setup
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader import trace as T
 from sim.games.celtic_trader.play import game_data, role_mode_of
-from sim.games.celtic_trader.rules import setup_state
+from sim.games.celtic_trader.setup import setup_state
 
 UNORDERED = "the trace cannot order this step"
 
