@@ -409,7 +409,7 @@ def _sc_value(state, data, seat, params):
 @leaf
 def _upg_cost(state, data, seat, lvl):
     """RP to reach ``lvl``: the data's upgrade cost (in Celtic Quest less the seat's
-    Anvil-type discounts, ``quest_upgrade_cost``)."""
+    Anvil-type discounts, Celtic Quest's ``upgrade_cost``)."""
     if data[O_RULES + R_QUEST]:
         return quest_upgrade_cost(state, data, seat, lvl)
     return data[O_UPG_COST + lvl]

@@ -1,10 +1,11 @@
 """Celtic Quest (rules/celtic-quest.md): the full game of which Celtic Trader is the
 introduction, played by Celtic Trader's engine.
 
-Celtic Trader's kernels (sim/games/celtic_trader/rules.py) play it where the data's rule
-``R_QUEST`` is set and call Celtic Quest's own rules (``rules``: destinies, quests and their
-abilities, items, crystals, the druid, enchantment, the spell track, the score) at the places
-marked "Celtic Quest" there. The state and data extend Celtic Trader's (``layout``). Every game
+Celtic Trader's kernels (sim/games/celtic_trader/rules.py and turn.py) play it where the data's
+rule ``R_QUEST`` is set and call Celtic Quest's hooks (``rules``) at the places marked "Celtic
+Quest" there; its rules live in one module per part of the rulebook (destinies, quests and
+their abilities, items, crystals, the druid, enchantment, the spell track, the score), listed
+in ``rules``. The state and data extend Celtic Trader's (``layout``). Every game
 builds its own map (``mapgen``, §3.1-3.3) unless ``map_mode = "fixed"``; the rules data is
 ``celtic_quest.toml`` (``params``: every §12 lever), compiled per game by ``compile``.
 """

@@ -7,8 +7,8 @@ and the enchanted tiles agree with the map. ``transition_check`` holds what neve
 ``checked`` runs the compiled checked loop (sim/core/check.py). Celtic Quest is played by the
 Celtic Trader kernels, so the loop is Celtic Trader's (sim/games/celtic_trader/invariants.py),
 which calls the three checks on the longer Celtic Quest state. The checks themselves live in
-sim/games/celtic_quest/checks.py, below both loops (Celtic Trader's loop imports them; this
-module imports that loop).
+sim/games/celtic_quest/checks.py, below both invariants modules (Celtic Trader's loop
+imports them; this module imports that loop).
 """
 
 import numpy as np
@@ -57,7 +57,7 @@ def checked_kernel(
     data, n_players, fixed, codes, params, seeds, max_steps, corrupt,
     first_code, first_step, counts,
 ):  # fmt: skip
-    """Celtic Trader's checked loop (the same engine: it runs the checks above where the data
+    """Celtic Trader's checked loop (the same engine: it runs the checks of checks.py where the data
     says Celtic Quest), with each seat's destiny fixed or, where -1, dealt."""
     trader_checks.checked_kernel(
         data, n_players, S.ROLES_RANDOM, fixed, codes, params, seeds, max_steps, corrupt,

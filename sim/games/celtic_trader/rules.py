@@ -12,12 +12,15 @@ destinies, items, crystals and enchantment: where the data's rule ``R_QUEST`` is
 decisions call Celtic Quest's own rules (sim/games/celtic_quest/rules.py, module ``quest``) at
 the places marked "Celtic Quest". With ``R_QUEST`` = 0 no branch of it runs.
 
-The engine is one layer with one owner, each module importing only those listed before it:
+The engine is one layer with one owner; its modules here, bottom up, each importing only those
+listed before it (and, below them all, Celtic Quest's reads of its own state: queries, tiles,
+scoring in sim/games/celtic_quest/):
 
 - board: reads of the board and the seats (Roman spots, capacity, costs, scores);
 - setup: the set-up table (§3);
 - bag, conquest, supply, delivery: the primitives both games' rules use (draws, Romans and
-  conquest, the RP/VP supply, deliveries and demand charts);
+  conquest, the RP/VP supply, deliveries and demand charts); Celtic Quest's rules import these,
+  never what follows;
 - turn: the turn flow (§4, §5), calling Celtic Quest's hooks;
 - rules (here): ``init_state``, ``legal_actions``, ``step``, ``advance`` and the decisions.
 """
