@@ -57,10 +57,10 @@ from sim.games.catan.params import (
     G_LA_MIN,
     G_N_VERT,
 )
-from sim.games.catan.rules import (
+from sim.games.catan.rules import legal_actions
+from sim.games.catan.rules_placement import distance_ok
+from sim.games.catan.rules_shared import (
     can_afford,
-    distance_ok,
-    legal_actions,
     public_victory_points,
     settlements_on_board,
     trade_ratio,

@@ -7,7 +7,8 @@ trade from a harbour trade.
 
 from sim.core.kernel import leaf
 from sim.games.catan.params import G_BANK_RATIO, G_GENERIC_RATIO
-from sim.games.catan.rules import current_player, trade_ratio
+from sim.games.catan.rules import current_player
+from sim.games.catan.rules_shared import trade_ratio
 from sim.games.catan.state import (
     A_ACCEPT,
     A_BUY,

@@ -30,17 +30,10 @@ from sim.games.catan import params as P
 from sim.games.catan import state as S
 from sim.games.catan.params import compile_data
 from sim.games.catan.play import write_results
-from sim.games.catan.rules import (
-    current_player,
-    init_state,
-    is_over,
-    legal_actions,
-    road_edges,
-    road_length,
-    road_ok,
-    step,
-    victory_points,
-)
+from sim.games.catan.rules import current_player, init_state, is_over, legal_actions, step
+from sim.games.catan.rules_longest import road_length
+from sim.games.catan.rules_placement import road_edges, road_ok
+from sim.games.catan.rules_shared import victory_points
 from sim.games.catan.trade import offer_get, offer_give
 from strategies.catan import choose_action
 

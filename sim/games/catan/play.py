@@ -15,12 +15,9 @@ from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import G_LA_VP, G_LR_VP, compile_data
-from sim.games.catan.rules import (
-    advance,
+from sim.games.catan.rules import advance, current_player, init_state, is_over
+from sim.games.catan.rules_shared import (
     cities_on_board,
-    current_player,
-    init_state,
-    is_over,
     settlements_on_board,
     victory_points,
     vp_cards,

@@ -16,7 +16,8 @@ from sim.games.catan import state as S
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import boards, compile_data, dev_names, resource_names, terrain_names
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, finish, write_results
-from sim.games.catan.rules import current_player, init_state, is_over, step, victory_points
+from sim.games.catan.rules import current_player, init_state, is_over, step
+from sim.games.catan.rules_shared import victory_points
 from sim.games.catan.trade import get_count, give_count, offer_get, offer_give
 from strategies.catan import choose_action, choose_plain
 from strategies.search import chunk_loop

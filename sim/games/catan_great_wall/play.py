@@ -16,7 +16,12 @@ from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.games.catan.params import G_LA_VP, G_LR_VP
 from sim.games.catan.play import win_shares
-from sim.games.catan.rules import cities_on_board, settlements_on_board, victory_points, vp_cards
+from sim.games.catan.rules_shared import (
+    cities_on_board,
+    settlements_on_board,
+    victory_points,
+    vp_cards,
+)
 from sim.games.catan.state import (
     KNIGHTS,
     LA_HOLDER,

@@ -24,7 +24,10 @@ from sim.core.rng import randint, shuffle
 from sim.core.scratch import stack_int64
 from sim.games.catan import rules as base
 from sim.games.catan.params import D_SLOT_VERTICES, G_N_HEX, G_N_SLOTS
-from sim.games.catan.rules import copy_state, current_player, is_over, victory_points  # noqa: F401
+from sim.games.catan.rules_longest import _place_settlement
+from sim.games.catan.rules_roll import resolve_roll, roll_dice
+from sim.games.catan.rules_shared import copy_state, current_player, is_over, victory_points  # noqa: F401
+from sim.games.catan.rules_turn import _check_win, _start_turn
 from sim.games.catan.state import (
     A_KNIGHT,
     A_ROAD,
@@ -525,20 +528,20 @@ def _move_pirate(out, data, sea, ret):
 
 @leaf
 def _roll(out, data, rng):
-    dice = base.roll_dice(rng)
+    dice = roll_dice(rng)
     out[DICE] = dice
     if dice != 7:
         migrate(out, data, dice)
         if out[OVER]:
             return
-    base.resolve_roll(out, data, dice)
+    resolve_roll(out, data, dice)
 
 
 @leaf
 def _fortress(out, data, p, w):
     """Fortress placement (§3.7, A12): a settlement on the section's fortress site, no road,
     no resources; after the last, the base snake starts with the last fortress placer."""
-    base._place_settlement(out, data, p, data[D_WALL_VERTEX + w])
+    _place_settlement(out, data, p, data[D_WALL_VERTEX + w])
     out[WALL_OWNER + w] = p
     refresh_ports(out, data)
     n = out[NP]
@@ -593,11 +596,11 @@ def advance(out, action, data, rng):
             out[KN_USED] |= KN_PIRATE
             _move_pirate(out, data, action - A_PIRATE, PH_KNIGHT)
         _knight_progress(out, data)
-        base._check_win(out, data)
+        _check_win(out, data)
         return
     if phase == PH_PRE_ROLL and action == A_ROLL:
         _roll(out, data, rng)
-        base._check_win(out, data)
+        _check_win(out, data)
         return
     if action == A_WALL:
         w = wall_of(out, data, p)
@@ -608,7 +611,7 @@ def advance(out, action, data, rng):
             out[BANK + r] += c
             out[HAND_N + p] -= c
         out[LEVEL + w] = level + 1
-        base._check_win(out, data)
+        _check_win(out, data)
         return
     if phase == PH_STEAL and action == A_NO_STEAL:
         out[PHASE] = out[RET_PHASE]
@@ -651,7 +654,7 @@ def advance(out, action, data, rng):
         out[TURNS_TAKEN + out[START]] -= 1
         out[START] = out[FORT_START]
         out[ROUND] = 0
-        base._start_turn(out, data, out[FORT_START])
+        _start_turn(out, data, out[FORT_START])
 
 
 # ---------------------------------------------------------------------------------------------

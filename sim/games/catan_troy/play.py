@@ -16,7 +16,7 @@ from sim.core.kernel import leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.games.catan.params import G_LR_VP
-from sim.games.catan.rules import cities_on_board, settlements_on_board
+from sim.games.catan.rules_shared import cities_on_board, settlements_on_board
 from sim.games.catan.state import LR_HOLDER, REASON, ROAD_LEN, ROUND, TURNS, TURNS_TAKEN, WINNER
 from sim.games.catan_troy.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan_troy.params import K_TOKEN_TIEBREAK, T_RULES, compile_data

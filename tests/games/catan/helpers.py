@@ -11,6 +11,8 @@ from sim.core.rng import new_streams, seed_streams
 from sim.games.catan import params as P
 from sim.games.catan import rules
 from sim.games.catan import state as S
+from sim.games.catan.rules_longest import road_length
+from sim.games.catan.rules_shared import victory_points
 
 LUMBER, BRICK, WOOL, GRAIN, ORE = range(5)
 FOREST, HILLS, PASTURE, FIELDS, MOUNTAINS, DESERT = range(6)
@@ -104,7 +106,7 @@ def make_state(
     if robber is not None:
         s[S.ROBBER] = robber
     for p in range(players):
-        s[S.ROAD_LEN + p] = rules.road_length(s, data, p)
+        s[S.ROAD_LEN + p] = road_length(s, data, p)
     return s
 
 
@@ -151,7 +153,7 @@ def hand(s, seat):
 
 
 def vp(s, data, seat):
-    return int(rules.victory_points(s, data, seat))
+    return int(victory_points(s, data, seat))
 
 
 def roll(s, data, total):

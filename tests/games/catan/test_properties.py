@@ -35,13 +35,8 @@ from sim.games.catan.invariants import (
     state_check,
 )
 from sim.games.catan.play import PLAYER_EXTRAS, SCORE_COMPONENTS, _play_kernel
-from sim.games.catan.rules import (
-    current_player,
-    init_state,
-    is_over,
-    road_length,
-    step,
-)
+from sim.games.catan.rules import current_player, init_state, is_over, step
+from sim.games.catan.rules_longest import road_length
 from strategies.catan import choose_action
 from tests.games.catan.helpers import board, data_for
 

@@ -17,6 +17,7 @@ import pytest
 
 from sim.games.catan import rules
 from sim.games.catan import state as S
+from sim.games.catan.rules_longest import road_length
 from tests.games.catan.helpers import (
     BRICK,
     DESERT,
@@ -256,7 +257,7 @@ def test_B7_three_branches_of_three_count_six():
     roads = [e for br in branches for e in _path_edges(br)]
     assert len(roads) == 9
     s = make_state(data, roads={0: roads})
-    assert rules.road_length(s, data, 0) == 6
+    assert road_length(s, data, 0) == 6
 
 
 def test_B7_opponent_settlement_splits_a_straight_road():
@@ -280,7 +281,7 @@ def test_B7_opponent_settlement_splits_a_straight_road():
     assert s[S.ROAD_LEN] == 6
     before = vp(s, data, 0)
     s = apply(s, S.A_SETTLE + mid, data)
-    assert s[S.ROAD_LEN] == 3 and rules.road_length(s, data, 0) == 3
+    assert s[S.ROAD_LEN] == 3 and road_length(s, data, 0) == 3
     assert s[S.LR_HOLDER] == -1 and vp(s, data, 0) == before - 2, "A3: nobody has 5"
 
 

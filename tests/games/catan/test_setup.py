@@ -10,7 +10,7 @@ import pytest
 
 from sim.games.catan import params as P
 from sim.games.catan import state as S
-from sim.games.catan.rules import place_numbers, red_adjacent
+from sim.games.catan.rules_setup import place_numbers, red_adjacent
 from tests.games.catan.helpers import DESERT, board, data_for, dealt, rng
 
 SEEDS = range(300)

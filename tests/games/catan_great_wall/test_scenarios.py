@@ -59,7 +59,7 @@ def _corners(q, r):
 
 
 def _free(s, data, candidates):
-    from sim.games.catan.rules import distance_ok
+    from sim.games.catan.rules_placement import distance_ok
 
     return any(distance_ok(s, data, v) for v in candidates)
 
@@ -79,7 +79,7 @@ def test_G1_setup_gives_three_vp_and_the_full_bag_and_deck():
 def _settlement_ready(s, data, seat):
     """Build roads for ``seat`` until a settlement place is legal (cards given as needed)."""
     for _ in range(8):
-        from sim.games.catan.rules import settle_ok
+        from sim.games.catan.rules_placement import settle_ok
 
         settle = [v for v in range(96) if v < data[P_N_VERT] and settle_ok(s, data, seat, v)]
         if settle:
@@ -116,7 +116,7 @@ def test_G2_a_settlement_or_city_draws_a_rider_onto_its_numeral_a_road_none():
 
 def place_free(s, data, seat, candidates):
     """A settlement of ``seat`` on the first candidate vertex the distance rule allows."""
-    from sim.games.catan.rules import distance_ok
+    from sim.games.catan.rules_placement import distance_ok
 
     for v in candidates:
         if distance_ok(s, data, v):

@@ -9,7 +9,7 @@ import pytest
 from sim.core.params import ParamError
 from sim.games.catan import state as S
 from sim.games.catan.board import vertex_neighbours, vertex_touching_hexes
-from sim.games.catan.rules import trade_ratio
+from sim.games.catan.rules_shared import trade_ratio
 from sim.games.catan_great_wall import params as P
 from sim.games.catan_great_wall import rules
 from sim.games.catan_great_wall import state as G

@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.core.rng import new_streams, seed_streams
 from sim.games.catan import state as S
-from sim.games.catan.rules import road_length
+from sim.games.catan.rules_longest import road_length
 from sim.games.catan_troy import params as P
 from sim.games.catan_troy import rules
 from sim.games.catan_troy import state as T

@@ -20,7 +20,7 @@ import pytest
 
 from sim.games.catan import state as S
 from sim.games.catan.params import G_BANK
-from sim.games.catan.rules import trade_ratio
+from sim.games.catan.rules_shared import trade_ratio
 from sim.games.catan_troy import rules
 from sim.games.catan_troy import state as T
 from tests.games.catan_troy.helpers import (
