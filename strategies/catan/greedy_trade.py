@@ -17,6 +17,7 @@ covers. A trade's gain to a seat is the change of that value.
 """
 
 from sim.core.kernel import leaf
+from sim.core.scratch import stack_float64, stack_int64
 from sim.games.catan.params import (
     C_CITY,
     C_ROAD,
@@ -75,14 +76,21 @@ def _covered(have, cost):
 
 
 @leaf
-def gain_of(state, data, p, params, own, out_r, out_n, in_r, in_n):
-    """The change of the value (module docstring) of ``p``'s hand (``own``; else of an empty
-    hand) when ``out_n`` cards of ``out_r`` leave it and ``in_n`` of ``in_r`` (another
-    resource) come in: only the two resources' covered shares of each build change."""
+def build_table(state, data, p, params, weights, needs):
+    """``weights[row]`` = :func:`build_weight` and ``needs[row]`` = the cards build ``row``
+    costs, for the 4 builds: what every :func:`gain_with` of one decision shares."""
+    for row in range(4):
+        weights[row] = build_weight(state, data, p, params, row)
+        needs[row] = _need(data, row)
+
+
+@leaf
+def gain_with(state, data, p, own, weights, needs, out_r, out_n, in_r, in_n):
+    """:func:`gain_of` from a :func:`build_table` of ``p`` (the same sum in the same order)."""
     gain = 0.0
     for row in range(4):
-        w = build_weight(state, data, p, params, row)
-        need = _need(data, row)
+        w = weights[row]
+        need = needs[row]
         if w <= 0.0 or need == 0:
             continue
         c_out = data[D_COSTS + N_RES * row + out_r]
@@ -93,6 +101,39 @@ def gain_of(state, data, p, params, own, out_r, out_n, in_r, in_n):
         d += _covered(h_in + in_n, c_in) - _covered(h_in, c_in)
         gain += w * d / need
     return gain
+
+
+@leaf
+def offers_bound(state, data, p, params, weights, needs):
+    """An upper bound of every offer's :func:`offer_value` this decision: the most that 2
+    cards of one resource could add to ``p``'s hand (cards given never add), less the margin.
+    Each term is summed in :func:`gain_with`'s order and rounding is monotone, so no offer's
+    value exceeds it, bit for bit."""
+    best = 0.0
+    for r in range(N_RES):
+        gain = 0.0
+        for row in range(4):
+            w = weights[row]
+            need = needs[row]
+            if w <= 0.0 or need == 0:
+                continue
+            c = data[D_COSTS + N_RES * row + r]
+            h = state[HAND + p * N_RES + r]
+            d = _covered(h + 2, c) - _covered(h, c)
+            gain += w * d / need
+        best = max(best, gain)
+    return best - params[P_TRADE_MARGIN]
+
+
+@leaf
+def gain_of(state, data, p, params, own, out_r, out_n, in_r, in_n):
+    """The change of the value (module docstring) of ``p``'s hand (``own``; else of an empty
+    hand) when ``out_n`` cards of ``out_r`` leave it and ``in_n`` of ``in_r`` (another
+    resource) come in: only the two resources' covered shares of each build change."""
+    weights = stack_float64(4)
+    needs = stack_int64(4)
+    build_table(state, data, p, params, weights, needs)
+    return gain_with(state, data, p, own, weights, needs, out_r, out_n, in_r, in_n)
 
 
 @leaf
@@ -112,13 +153,13 @@ def public_gain(state, data, p, params, out_r, out_n, in_r, in_n):
 
 
 @leaf
-def offer_value(state, data, p, a, params):
-    """Greedy value of making offer ``a``: its own gain less the margin, -1 if not above
-    or if ``a`` is the offer that just lapsed."""
+def offer_value(state, data, p, a, params, weights, needs):
+    """Greedy value of making offer ``a``: its own gain (from ``p``'s :func:`build_table`)
+    less the margin, -1 if not above or if ``a`` is the offer that just lapsed."""
     if a == state[LAPSED]:
         return -1.0
     give, get = offer_give(a), offer_get(a)
-    gain = own_gain(state, data, p, params, give, give_count(a), get, get_count(a))
+    gain = gain_with(state, data, p, True, weights, needs, give, give_count(a), get, get_count(a))
     v = gain - params[P_TRADE_MARGIN]
     return v if v > 0.0 else -1.0
 

@@ -241,3 +241,45 @@ def test_trace_shows_offers_answers_and_trades():
                 if f" {key}" in line:
                     seen[key] += 1
     assert all(seen.values()), seen
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    counts=st.lists(st.integers(0, 4), min_size=5, max_size=5).filter(any),
+    settle_left=st.integers(0, 5),
+    margin=st.sampled_from([0.0, 0.5, 1.0, 3.0]),
+    lapsed=st.integers(0, 59),
+)
+def test_greedy_offers_bound_and_one_table_pick_as_valuing_every_offer(
+    counts, settle_left, margin, lapsed
+):
+    """Issue 42: greedy values a decision's offers from one build table and values none when
+    :func:`offers_bound` says none can beat an earlier action. No offer is worth more than the
+    bound, and the pick is the first best of :func:`action_value` over every legal action,
+    offers valued one by one as before."""
+    data = data_for(4)
+    hand_of = dict(zip((BRICK, LUMBER, WOOL, GRAIN, ORE), counts, strict=True))
+    s = make_state(
+        data,
+        cur=0,
+        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
+        hands={0: hand_of, 1: {ORE: 2, WOOL: 2, GRAIN: 1}},
+    )
+    s[S.SETTLE_LEFT + 0] = settle_left
+    s[S.LAPSED] = S.A_OFFER + lapsed
+    params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
+    params[G.P_TRADE_MARGIN] = margin
+    weights, needs = np.zeros(4), np.zeros(4, np.int64)
+    GT.build_table(s, data, 0, params, weights, needs)
+    bound = GT.offers_bound(s, data, 0, params, weights, needs)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    acts = [int(a) for a in buf[: rules.legal_actions(s, data, buf)]]  # in listed order
+    assert offers(acts), "a card in hand and cards elsewhere: some offer is listed"
+    for a in offers(acts):  # an offer not worth making is -1, whatever the bound
+        assert GT.offer_value(s, data, 0, a, params, weights, needs) <= max(bound, -1.0)
+    pick = int(G.greedy_action(s, data, 0, params, new_streams(1)[0], buf))
+    mask = G.places_mask(s, data, 0, sum(a < S.A_ROLL for a in acts))
+    can_settle = any(S.A_SETTLE <= a < S.A_CITY for a in acts)
+    n_roads = sum(S.A_ROAD <= a < S.A_ROLL for a in acts)
+    values = [G.action_value(s, data, 0, a, params, can_settle, n_roads, mask) for a in acts]
+    assert pick == acts[int(np.argmax(values))]
