@@ -90,6 +90,7 @@ policy's weights), so ``search:rollouts=64:horizon=4`` and greedy weights are tu
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import numpy as np
 from numba import njit, uint64
@@ -300,8 +301,9 @@ def search_params(greedy: BotDecl, kinds: tuple[str, ...] = (), **defaults) -> P
         else p
         for p in SEARCH_PARAMS
     )
-    for p in own:
-        p.validate(p.default)
+    for p in own:  # a default by player count ({players: value}) checks each value
+        for value in p.default.values() if isinstance(p.default, Mapping) else (p.default,):
+            p.validate(value)
     return ParamSet(own + tuple(greedy.params))
 
 

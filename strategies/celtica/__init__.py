@@ -140,11 +140,16 @@ GREEDY_DECL = BotDecl(
 # 197), about 137 -> 215 on the quiet-machine bench. Measured on the way (seeds 0-2):
 # horizon=5 skip=take,return cut_after=2 0.590, 0.588, 0.600 (1.8x); horizon=5 skip=take
 # cut_after=2 0.579, 0.599, 0.604 (1.5x); cut_after=2 alone 0.602, 0.584, 0.601 (1.2x)
+# Issue 35, the ladder ordered at 4 players: the horizon counts turns, so 6 turns looked three
+# rounds ahead at 2 players but a round and a half at 4, where the search lost to greedy (ladder
+# win share against greedy, 4 players, 1,200 games, seeds 0, 1: 0.441, 0.465; horizon=3 0.366,
+# horizon=9 0.488). Three rounds at every player count (horizon = 3 x players): 0.545, 0.558 at
+# 4 players (horizon=12 rollouts=32: 0.530, 1.2x the games/s); 2 players unchanged (6).
 SEARCH_DECL = search_bot_decl(
     GREEDY_DECL,
     decisions.DECISION_KINDS,
     rollouts=64,
-    horizon=6,
+    horizon={players: 3 * players for players in range(2, 6)},
     margin=1.0,
     same=2,
     cut=0.5,

@@ -16,6 +16,7 @@ from sim.core.registry import BotDecl, SetupError, make_setup
 from sim.core.rng import new_streams, seed_streams
 from strategies.search import (
     N_SEARCH_PARAMS,
+    P_HORIZON,
     SEARCH_PARAMS,
     kinds_mask,
     search_bot_decl,
@@ -199,6 +200,19 @@ def test_search_params_reject_unknown_or_bad_defaults_and_name_clashes():
     clash = BotDecl("greedy", 1, "g", ParamSet((Param("margin", "float", 1.0),)))
     with pytest.raises(ValueError, match="duplicate"):
         search_bot_decl(clash)
+
+
+def test_a_search_default_may_vary_by_player_count_and_each_value_is_checked():
+    """Celtica's horizon is three rounds at every player count (3 x players turns): a
+    default {players: value}, resolved per setup; a bad value in it is refused."""
+    greedy = BotDecl("greedy", 1, "g", ParamSet())
+    by_players = search_params(greedy, horizon={2: 6, 4: 12})
+    assert by_players.get("horizon").default_for(4) == 12
+    with pytest.raises(Exception, match="horizon"):
+        search_params(greedy, horizon={2: 6, 4: -1})
+    for players in (2, 3, 4, 5):
+        codes, params = make_setup("celtica", players, {}, "search").bot_arrays()
+        assert params[0][P_HORIZON] == 3 * players
 
 
 _CACHE_PROBE = """
