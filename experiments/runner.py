@@ -461,8 +461,11 @@ class Runner:
         rate = f"{entry['games_done'] / elapsed:.0f} games/s" if elapsed > 0 else "resumed"
         half = entry.get("max_halfwidth")
         precision = f", max half-width {half:.4f}" if half is not None else ""
+        from reports.axes import swept_words  # the report's words: 'v1 4 players, rp_as_vp 2'
+
+        named = swept_words(entry["swept"]) if entry.get("swept") else entry["label"]
         self.progress.line(
-            f"{entry['id']} {entry['label']}: {entry['games_done']} games, "
+            f"{entry['id']} {named}: {entry['games_done']} games, "
             f"{elapsed:.1f} s, {rate}, stop: {entry['stop_reason']}{precision}"
         )
         self.report.variants.append(dict(entry))

@@ -18,14 +18,14 @@ def test_terminal_gets_a_bar_with_rate_and_eta(write_config, tmp_path, monkeypat
     )
     text = stream.getvalue()
     assert "800/800" in text and "game/s" in text and "<00:00" in text
-    assert "v0 dice=2: 400 games" in text and "v1 dice=3: 400 games" in text
+    assert "v0 dice 2: 400 games" in text and "v1 dice 3: 400 games" in text
 
 
 def test_a_pipe_gets_one_line_per_variant(write_config, tmp_path, capsys):
     experiments.run(write_config(params={"dice": [2, 3]}, games=100), tmp_path / "run", jobs=1)
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2
-    assert lines[0].startswith("v0 dice=2: 100 games, ") and lines[0].endswith("stop: games")
+    assert lines[0].startswith("v0 dice 2: 100 games, ") and lines[0].endswith("stop: games")
     assert "games/s" in lines[1]
 
 
