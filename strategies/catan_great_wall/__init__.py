@@ -29,8 +29,9 @@ RANDOM_DECL = BotDecl("random", RANDOM_CODE, "uniform over the legal atomic acti
 GREEDY_DECL = BotDecl(
     "greedy",
     GREEDY_CODE,
-    "the base game's one-step values, aware of the wall: raises its wall by the threat on its "
-    "battlefield, avoids hexes holding riders, Knights remove riders from its hexes and steer "
+    "the base game's one-step values, aware of the wall: raises its wall by the threat on it "
+    "(the arrows' odds, riders waiting and in the bag, the penalty, the breaches left), before "
+    "a rider waits, avoids hexes holding riders, Knights remove riders from its hexes and steer "
     "riders away from its wall; setup placements drawn from a softmax (temperature)",
     GREEDY_PARAMS,
 )

@@ -2,28 +2,41 @@
 for the base game's actions, adjusted for the wall, and values of its own for the scenario's.
 
 It reads only what its seat may know: its own hand and development cards and the public board
-(buildings, riders on territories, battlefields and hexes, wall levels, the breach count, the
-pirate). Never another hand or the deck.
+(buildings, riders on territories, battlefields and hexes, the bag's contents by elimination,
+wall levels, the breach count, the pirate). Never another hand or the deck.
 
 - a settlement or city place loses the pips of its hexes that riders occupy (they produce
   nothing) and ``threat`` per pip of its hexes on an attack path whose wall is at risk;
 - the fortress site: the base place value of its one hex, less ``threat`` per pip of the arrows
   that feed its battlefield;
-- raising its wall: ``wall`` times how near the next breach is (riders that may still arrive
-  before it, the pips of the arrows feeding the battlefield from territories holding riders),
-  more as the breach count nears the defeat; a maritime trade that makes the wall affordable
-  when that is urgent;
+- raising its wall (issue 35: by the threat, before a rider waits): ``wall_threat`` times the
+  breach the next level saves within ``wall_horizon`` rounds times what a breach costs, ``vp``
+  per VP. The riders expected on its battlefield come from the data and the public state: each
+  arrow to it fires with its attack number's roll probability on every roll and moves a rider
+  while its territory holds one, those waiting there and those the builds to come draw from
+  the bag (``riders_per_build`` a build, the numeral in proportion to the bag, at the pace of
+  builds so far), up to the ``battlefield_capacity``; the breach chance (Poisson) is that more
+  than the level stand there. A breach costs ``penalty_per_breach`` VP plus the shared defeat
+  brought nearer: ``vp_target / players`` over the breaches left before ``breaches_to_lose``.
+  A maritime trade that makes the wall affordable when that is urgent;
 - a Knight: worth a card when it can remove a rider from one of its hexes or steer riders away
   from its wall; its actions remove the rider costing it the most pips, move riders from the
   territory that feeds its wall most to the one that feeds it least, and send the pirate to the
   sea hex touching most opponents' buildings (harbours: the pirate blocks their trade);
 - the pirate on a 7: the same sea hex choice; the steal: base (the leader by public VP).
+
+Defaults (issue 35, benchmarks/walls_ships.py, 400 greedy games, 4 players, seed 35):
+``wall_threat`` 2 (everybody lost 4% of the games, breaches at a level-0 wall 39%); at 1: 33%
+and 64%; the greedy of before, which valued the wall only by riders already waiting: 48% and
+77% (2,000 games). ``wall_horizon`` 3 rounds.
 """
+
+import math
 
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.scratch import stack_float64
-from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT
+from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT, G_VP_TARGET
 from sim.games.catan.rules import trade_ratio
 from sim.games.catan.state import (
     A_CITY,
@@ -36,7 +49,9 @@ from sim.games.catan.state import (
     HAND,
     HEX_NUMBER,
     N_RES,
+    NP,
     PHASE,
+    ROUND,
     V_CITY,
     V_OWNER,
 )
@@ -48,10 +63,15 @@ from sim.games.catan_great_wall.params import (
     D_W,
     D_WALL_VERTEX,
     W_BREACH_LIMIT,
+    W_CAPACITY,
     W_N_WALLS,
     W_NUMERALS,
+    W_PENALTY,
+    W_PER_BUILD,
+    W_RIDERS_PER,
 )
 from sim.games.catan_great_wall.rules import (
+    bag_riders,
     can_raise_wall,
     field_riders,
     legal_actions,
@@ -67,6 +87,7 @@ from sim.games.catan_great_wall.state import (
     A_NO_STEAL,
     A_PIRATE,
     A_WALL,
+    BAG,
     BREACHES,
     GW_MAX_ACTIONS,
     HEX_RIDERS,
@@ -80,6 +101,7 @@ from strategies.catan.greedy import (
     NEG,
     P_DEV,
     P_PROD,
+    P_VP,
     action_value,
     is_opening,
     pick_action,
@@ -88,14 +110,20 @@ from strategies.catan.greedy import (
     places_mask,
 )
 
+# Issue 35: the wall's threat term (``wall_value``). Defaults measured with
+# benchmarks/walls_ships.py (2,000 greedy games, 4 and 6 players, seed 35; the module docstring)
+WALL_THREAT_DEFAULT = 2.0
+WALL_HORIZON_DEFAULT = 3.0
+
 GREEDY_PARAMS = ParamSet(
     (
         *BASE_PARAMS.params,
         Param(
-            "wall",
+            "wall_threat",
             "float",
-            60.0,
-            "value of a wall level when the next rider breaks through",
+            WALL_THREAT_DEFAULT,
+            "weight of a wall level's threat term: the chance it saves a breach before the "
+            "horizon times what a breach costs (the penalty, the shared defeat nearer)",
             low=0.0,
             high=1000.0,
         ),  # fmt: skip
@@ -107,11 +135,21 @@ GREEDY_PARAMS = ParamSet(
             low=0.0,
             high=100.0,
         ),  # fmt: skip
+        Param(
+            "wall_horizon",
+            "float",
+            WALL_HORIZON_DEFAULT,
+            "rounds ahead the threat on a wall is counted over (rolls and builds to come)",
+            low=0.0,
+            high=100.0,
+        ),  # fmt: skip
     )
 )
-P_WALL = len(BASE_PARAMS)
-P_THREAT = P_WALL + 1
+P_WALL_THREAT = len(BASE_PARAMS)
+P_THREAT = P_WALL_THREAT + 1
+P_WALL_HORIZON = P_WALL_THREAT + 2
 K = MAX_NUMERALS
+DICE_OUTCOMES = 36.0  # two six-sided dice: a number's pips out of 36
 
 
 @leaf
@@ -210,11 +248,77 @@ def doom(state, data):
 
 
 @leaf
+def arrivals(state, data, w, rounds):
+    """Riders expected to reach battlefield ``w`` within ``rounds`` rounds: each arrow to it
+    fires with its number's roll probability on every roll (``players`` rolls a round), and
+    moves a rider only while its territory has one: those waiting there plus those the builds
+    to come draw from the bag (its public contents: ``riders_per_build`` per build, the
+    numeral in proportion to the bag, at the pace of builds so far: riders drawn per round,
+    the round in progress counting one build)."""
+    n = state[NP]
+    rolls = rounds * n
+    in_bag = bag_riders(state)
+    drawn = data[D_W + W_RIDERS_PER] * data[D_W + W_NUMERALS] - in_bag
+    per_round = (drawn + data[D_W + W_PER_BUILD]) / (state[ROUND] + 1.0)
+    draws = min(float(in_bag), per_round * rounds)
+    total = 0.0
+    for t in range(data[D_W + W_NUMERALS]):
+        fires_here = 0.0
+        fires_all = 0.0
+        for j in range(2):
+            f = rolls * pips(data[D_ARROWS + 4 * t + 2 * j]) / DICE_OUTCOMES
+            fires_all += f
+            if data[D_ARROWS + 4 * t + 2 * j + 1] == w:
+                fires_here += f
+        if fires_here == 0.0:
+            continue
+        supply = float(territory_riders(state, t))
+        if in_bag > 0:
+            supply += draws * state[BAG + t] / in_bag
+        total += fires_here * min(1.0, supply / fires_all)
+    return min(total, float(data[D_W + W_CAPACITY] - field_riders(state, w)))
+
+
+@leaf
+def breach_chance(level, field, capacity, lam):
+    """Chance that more riders than ``level`` stand on a battlefield holding ``field`` when
+    ``lam`` riders are expected (Poisson); none once the level reaches the capacity."""
+    if level >= capacity:
+        return 0.0
+    need = level - field + 1  # arrivals that break through
+    if need <= 0:
+        return 1.0
+    term = math.exp(-lam)
+    below = term
+    for i in range(1, need):
+        term *= lam / i
+        below += term
+    return max(0.0, 1.0 - below)
+
+
+@leaf
+def breach_cost(state, data):
+    """What a breach of its own wall costs a seat, in VP: the penalty, plus the shared defeat
+    brought nearer (a fair share of the VP target, ``vp_target / players``, over the breaches
+    still allowed: all of it when the next breach ends the game for everybody)."""
+    left = max(1, data[D_W + W_BREACH_LIMIT] - state[BREACHES])
+    return data[D_W + W_PENALTY] + data[G_VP_TARGET] / (state[NP] * float(left))
+
+
+@leaf
 def wall_value(state, data, p, params):
+    """Raising its wall one level: ``wall_threat`` times the breach it saves within
+    ``wall_horizon`` rounds (the breach chance at the present level less the next) times a
+    breach's cost, ``vp`` per VP."""
     w = wall_of(state, data, p)
     if w < 0:
         return NEG
-    return params[P_WALL] * risk(state, data, w) * doom(state, data)
+    level = state[LEVEL + w]
+    field = field_riders(state, w)
+    cap = data[D_W + W_CAPACITY]
+    lam = arrivals(state, data, w, params[P_WALL_HORIZON])
+    saved = breach_chance(level, field, cap, lam) - breach_chance(level + 1, field, cap, lam)
+    return params[P_WALL_THREAT] * saved * breach_cost(state, data) * params[P_VP]
 
 
 @leaf

@@ -30,7 +30,8 @@ GREEDY_DECL = BotDecl(
     "greedy",
     GREEDY_CODE,
     "the base greedy's one-step values, plus donations to its own city (its decision card "
-    "only) and ships; setup placements drawn from a softmax (temperature)",
+    "only) and ships, heading for the coast in play when it holds a ship's commerce tokens "
+    "and no sea access; setup placements drawn from a softmax (temperature)",
     GREEDY_PARAMS,
 )
 # width=8 (issue 20): measured with Catan's, see strategies/catan/__init__.py

@@ -12,9 +12,10 @@ from sim.core.registry import make_setup
 from sim.core.rng import derive_game_seeds, seed_streams
 from sim.games.catan import state as S
 from sim.games.catan_troy import state as T
-from sim.games.catan_troy.rules import current_player, determinize, init_state, is_over, step
+from sim.games.catan_troy.params import K_N_SEA, T_SEA_VERTICES
+from sim.games.catan_troy.rules import current_player, determinize, init_state, is_over, key, step
 from strategies.catan_troy import GREEDY_CODE, choose_action
-from strategies.catan_troy.greedy import GREEDY_PARAMS, greedy_action
+from strategies.catan_troy.greedy import GREEDY_PARAMS, P_COAST, greedy_action
 from tests.games.catan_troy.helpers import check, data_for, rng
 
 DEFAULTS = np.array([p.default for p in GREEDY_PARAMS], np.float64)
@@ -117,3 +118,49 @@ def test_every_decision_kind_is_taken():
     # the donations counted are the cards given
     assert (players["act_donate"] == players["donated"]).all()
     assert (players["act_ship"] == players["ships_built"]).all()
+
+
+def _inland_ships(players, n_games, params):
+    """Per game and seat: (no coastal building at the first roll, ships built by the end), all
+    seats greedy with ``params``."""
+    data = data_for(players)
+    corners = data[T_SEA_VERTICES : T_SEA_VERTICES + 6 * key(data, K_N_SEA)]
+    coast = np.array(sorted({int(v) for v in corners if v >= 0}))
+    buf = np.zeros(T.MAX_ACTIONS, np.int32)
+    inland = np.zeros((n_games, players), bool)
+    ships = np.zeros((n_games, players), np.int64)
+    for g, seed in enumerate(derive_game_seeds(35, players, np.arange(n_games))):
+        streams = np.zeros((1 + players, 4), np.uint64)
+        seed_streams(streams, seed)
+        a = np.zeros(T.STATE_LEN, np.int32)
+        out = np.zeros(T.STATE_LEN, np.int32)
+        init_state(data, players, streams[0], a)
+        started = False
+        while not is_over(a):
+            seat = current_player(a)
+            act = choose_action(a, data, seat, GREEDY_CODE, params, streams[1 + seat], buf)
+            if act == S.A_ROLL and not started:
+                started = True
+                for s in range(players):
+                    inland[g, s] = not (a[S.V_OWNER + coast] == s).any()
+            step(a, act, data, streams[0], out)
+            a, out = out, a
+        ships[g] = a[T.SHIPS_BUILT : T.SHIPS_BUILT + players]
+    return inland, ships
+
+
+def test_seats_with_no_coastal_start_head_for_the_coast_and_build_ships():
+    """Issue 35: a seat whose setup left it off the coast (most seats: greedy places for
+    production) builds towards a coastal place once it holds a ship's commerce tokens; paired
+    against the same bot with ``coast=0`` (the greedy of before) on the same deals."""
+    inland, ships = _inland_ships(4, 120, DEFAULTS)
+    off = DEFAULTS.copy()
+    off[P_COAST] = 0.0
+    inland0, ships0 = _inland_ships(4, 120, off)
+    assert (inland == inland0).all()  # the setup is the same: the coast value starts in play
+    assert inland.mean() > 0.5
+    built = (ships[inland] > 0).mean()
+    built0 = (ships0[inland] > 0).mean()
+    assert built > built0 + 0.05, f"inland seats with a ship: {built:.2f}, {built0:.2f} before"
+    games_with = ((ships > 0) & inland).any(axis=1).mean()
+    assert games_with >= 0.5, f"games where an inland seat built a ship: {games_with:.2f}"
