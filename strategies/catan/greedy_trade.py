@@ -25,7 +25,7 @@ from sim.games.catan.params import (
     D_COSTS,
     G_VP_TARGET,
 )
-from sim.games.catan.rules import public_victory_points, settlements_on_board
+from sim.games.catan.rules_shared import public_victory_points, settlements_on_board
 from sim.games.catan.state import (
     A_ACCEPT,
     A_CANCEL,

@@ -37,7 +37,7 @@ from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.scratch import stack_float64
 from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT, G_VP_TARGET
-from sim.games.catan.rules import trade_ratio
+from sim.games.catan.rules_shared import trade_ratio
 from sim.games.catan.state import (
     A_CITY,
     A_KNIGHT,

@@ -44,7 +44,8 @@ from sim.games.catan.params import (
     D_VERTEX_VERTICES,
     G_N_VERT,
 )
-from sim.games.catan.rules import distance_ok, public_victory_points, trade_ratio
+from sim.games.catan.rules_placement import distance_ok
+from sim.games.catan.rules_shared import public_victory_points, trade_ratio
 from sim.games.catan.state import (
     A_CITY,
     A_OFFER,

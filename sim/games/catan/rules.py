@@ -42,14 +42,7 @@ into them):
 from sim.games.catan.rules_hidden import determinize
 from sim.games.catan.rules_options import legal_actions
 from sim.games.catan.rules_setup import init_state
-from sim.games.catan.rules_shared import (
-    current_player,
-    is_over,
-    public_victory_points,
-    scores,
-    settlements_on_board,
-    trade_ratio,
-)
+from sim.games.catan.rules_shared import current_player, is_over, scores
 from sim.games.catan.rules_turn import advance, step
 
 __all__ = [
@@ -61,9 +54,4 @@ __all__ = [
     "legal_actions",
     "scores",
     "step",
-    # read here by the bots of strategies/catan/greedy_trade.py, strategies/catan_great_wall and
-    # strategies/catan_troy (their home: rules_shared)
-    "public_victory_points",
-    "settlements_on_board",
-    "trade_ratio",
 ]
