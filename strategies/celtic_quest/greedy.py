@@ -15,8 +15,11 @@ import numpy as np
 
 from sim.core.kernel import leaf
 from sim.games.celtic_quest.layout import (
+    A_BREAD,
     A_CRYSTAL,
+    A_CRYSTAL_ELIXIR,
     A_DESTINY,
+    A_ELIXIR,
     A_GOLD,
     A_ITEM,
     A_QUEST,
@@ -26,6 +29,7 @@ from sim.games.celtic_quest.layout import (
     A_YES,
     ENCH,
     GOLD_ROMAN,
+    I_BREAD,
     I_RING,
     ITEM_DRAWN,
     MAX_HELD,
@@ -42,6 +46,7 @@ from sim.games.celtic_quest.layout import (
     PH_QUEST_DRAW,
     PH_RETURN,
     QP_ALT0,
+    QP_BREADS_USED,
     QP_CRYST,
     QP_CRYST_VP_PLUS,
     QP_DESTINY,
@@ -50,6 +55,8 @@ from sim.games.celtic_quest.layout import (
     SPELL,
     SPOT_OUT,
     TCRYST,
+    X_BREAD_MP,
+    X_BREADS_PER_TURN,
     X_CRYSTAL_STEPS,
     X_DESTINY_BEST_BASIC,
     X_DESTINY_CRYSTAL_VP,
@@ -58,6 +65,7 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_TOWN_VP,
     X_DESTINY_TRIBE_VP,
     X_DESTINY_UPG,
+    X_ELIXIR_PICKS,
     X_NTILES,
     X_QUEST_NEED,
     X_RING_RP,
@@ -78,6 +86,7 @@ from sim.games.celtic_quest.rules import (
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
+    MAX_SPOTS,
     N_RES,
     O_DIST,
     O_RULES,
@@ -235,24 +244,98 @@ def _first_step(state, data, buf, n, pos, target, par):
 
 
 @leaf
+def _bread_reach(state, data, seat, buf, n):
+    """MP the seat can still add this turn by eating its breads: ``bread_extra_tiles`` (the
+    data's) per bread held, within ``breads_per_turn`` (0: no limit); 0 if A_BREAD is not
+    legal (``buf[:n]``: the legal actions)."""
+    extra = data[X_RULES + X_BREAD_MP]
+    if extra <= 0 or not _listed(buf, n, A_BREAD):
+        return 0
+    q = qp(seat)
+    k = state[q + QP_ITEMS + I_BREAD]
+    limit = data[X_RULES + X_BREADS_PER_TURN]
+    if limit > 0 and limit - state[q + QP_BREADS_USED] < k:
+        k = limit - state[q + QP_BREADS_USED]
+    return extra * k
+
+
+@leaf
+def _bread_for(state, data, seat, buf, n, d):
+    """A_BREAD when a goal ``d`` MP away is beyond the MP left but within what the seat's
+    breads add (:func:`_bread_reach`): one bread is eaten per decision, the next decision
+    eats another if still short; -1 otherwise."""
+    if d <= state[MP] or d >= FAR:
+        return -1
+    if d <= state[MP] + _bread_reach(state, data, seat, buf, n):
+        return A_BREAD
+    return -1
+
+
+@leaf
+def _bread_for_plan(state, data, seat, params, buf, n):
+    """A_BREAD when a bread raises the value of Celtic Trader's best goal this turn (a goal
+    its MP miss by at most a bread's ``bread_extra_tiles`` becomes reachable now): asked when
+    the turn's plan is (re)made, never along a valid plan; -1 otherwise."""
+    extra = data[X_RULES + X_BREAD_MP]
+    if extra <= 0 or state[MOVE_ENDED] or not _listed(buf, n, A_BREAD):
+        return -1
+    if trader_greedy._plan_valid(state, seat, buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]):
+        return -1
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    mp = state[MP]
+    ncarry = state[pb + P_NCARRY]
+    _, _, now = trader_greedy._best_goal(state, data, seat, pos, mp, 0, ncarry, params, buf, True)
+    _, _, fed = trader_greedy._best_goal(
+        state, data, seat, pos, mp + extra, 0, ncarry, params, buf, False
+    )
+    return A_BREAD if fed > now else -1
+
+
+@leaf
+def _with_elixir(state, data, seat, buf, a):
+    """A pick-up ``a`` (a resource spot or a crystal) that would end the movement (the rules
+    offer the elixir only then) is taken with an elixir when that frees a pick-up
+    (``elixir_free_pickups`` > 0 in the data) and MP are left to move on; the turn's plan is
+    then made again from there. Any other action is returned as it is."""
+    if data[X_RULES + X_ELIXIR_PICKS] <= 0 or state[MP] <= 0:
+        return a
+    if A_SPOT <= a < A_SPOT + MAX_SPOTS:
+        e = A_ELIXIR + a - A_SPOT
+    elif a == A_CRYSTAL:
+        e = A_CRYSTAL_ELIXIR
+    else:
+        return a
+    if not _is_legal(state, data, buf, e):
+        return a
+    buf[MAX_ACTIONS + trader_greedy.PL_MAGIC] = 0  # plan again after the free pick-up
+    return e
+
+
+@leaf
 def _go_home(state, data, seat, buf, n):
-    """A move toward the Stone Circle on a Roman-free path, A_PASS there, -1 if none."""
+    """A move toward the Stone Circle on a Roman-free path (a bread first when the Stone
+    Circle is just beyond the MP left), A_PASS there, -1 if none."""
     pos = state[PLAYERS + seat * PW + P_POS]
     sc = data[O_RULES + R_SC]
     if pos == sc:
         return A_PASS
-    if state[MP] == 0:
-        return -1  # (only free steps remain: Celtic Trader's plan takes them)
     dist, par = _search(state, data, seat, buf, pos)
     if dist[sc] >= FAR:
         return -1
+    a = _bread_for(state, data, seat, buf, n, dist[sc])
+    if a >= 0:
+        return a
+    if state[MP] == 0:
+        return -1  # (only free steps remain: Celtic Trader's plan takes them)
     return _first_step(state, data, buf, n, pos, sc, par)
 
 
 @leaf
 def _fetch_for_quest(state, data, seat, buf, n):
     """Go for (or pick up) the nearest token a held quest still needs, if the seat has room and
-    reaches it this turn on a Roman-free path; -1 otherwise."""
+    reaches it this turn on a Roman-free path (eating a bread when it is just beyond the MP
+    left); -1 otherwise."""
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     x_max, _ = capacity(state, data, seat)
@@ -274,8 +357,10 @@ def _fetch_for_quest(state, data, seat, buf, n):
         if d < best_d:
             best_d = d
             best_sp = sp
-    if best_sp < 0 or best_d > state[MP]:
+    if best_sp < 0:
         return -1
+    if best_d > state[MP]:
+        return _bread_for(state, data, seat, buf, n, best_d)
     sec = data[O_SPOT_SEC + best_sp]
     if sec == pos:
         return A_SPOT + best_sp if _listed(buf, n, A_SPOT + best_sp) else -1
@@ -354,7 +439,8 @@ def _crystal_goal(state, data, seat, params, buf, n):
     A crystal's worth is :func:`crystal_value` discounted like Celtic Trader's deliveries, by
     the turns before it scores: to reach its tile, then to carry it to the Stone Circle. With
     no room, a carried resource no quest keeps will make room on arrival. A crystal on the
-    seat's own tile is picked up by :func:`planned_move` before this is asked."""
+    seat's own tile is picked up by :func:`planned_move` before this is asked. A bread is
+    eaten first when it brings a crystal worth more within this turn's reach."""
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     mp = state[MP]
@@ -371,8 +457,10 @@ def _crystal_goal(state, data, seat, params, buf, n):
     dist, par = _search(state, data, seat, buf, pos)
     move = move_points(state, data, seat)
     sc = data[O_RULES + R_SC]
+    reach = _bread_reach(state, data, seat, buf, n)
     best = -1
     best_score = 0.0
+    best_fed = 0.0  # the best crystal that a bread brings within this turn's reach
     for t in range(data[X_RULES + X_NTILES]):
         if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
             continue
@@ -389,12 +477,18 @@ def _crystal_goal(state, data, seat, params, buf, n):
             if score > best_score:
                 best_score = score
                 best = sec
-    if best < 0:
+            if mp < d <= mp + reach:
+                fed = value / (1.0 + home)
+                if fed > best_fed:
+                    best_fed = fed
+    if best < 0 and best_fed <= 0.0:
         return -1
     _, _, goal = trader_greedy._best_goal(  # (the scratch holds the search from pos)
         state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, False
     )
-    if best_score <= goal:
+    if best_fed > goal and best_fed > best_score:
+        return A_BREAD
+    if best < 0 or best_score <= goal:
         return -1
     return _first_step(state, data, buf, n, pos, best, par)
 
@@ -408,7 +502,7 @@ def planned_move(state, data, seat, params, rng, buf):
     # listed once for the checks up to Celtic Trader's greedy (searches keep to the scratch)
     n = legal_actions(state, data, buf)
     if _listed(buf, n, A_CRYSTAL):
-        return A_CRYSTAL
+        return _with_elixir(state, data, seat, buf, A_CRYSTAL)
     a = _make_room_for_crystal(state, data, seat, buf, n)
     if a >= 0:
         return a
@@ -419,12 +513,15 @@ def planned_move(state, data, seat, params, rng, buf):
     else:
         a = _fetch_for_quest(state, data, seat, buf, n)
         if a >= 0:
-            return a
+            return _with_elixir(state, data, seat, buf, a)
         a = _crystal_goal(state, data, seat, params, buf, n)
         if a >= 0:
             return a
+    a = _bread_for_plan(state, data, seat, params, buf, n)
+    if a >= 0:
+        return a
     a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
-    return _pass_roman(state, data, buf, a)
+    return _with_elixir(state, data, seat, buf, _pass_roman(state, data, buf, a))
 
 
 @leaf

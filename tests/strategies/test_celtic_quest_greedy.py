@@ -23,13 +23,16 @@ from strategies.celtic_quest.greedy import planned_move
 from strategies.celtic_trader import choose_action
 
 
-def _play(players, n_games, root, on_move=None):
+def _play(players, n_games, root, on_move=None, on_game=None):
     """Play ``n_games`` greedy games; ``on_move(state, data, seat, values, rng, buf)`` is
-    called before each movement decision (on copies of the bot's stream and buffer)."""
+    called before each movement decision (on copies of the bot's stream and buffer),
+    ``on_game(g)`` before game g."""
     setup = make_setup("celtic_quest", players, {}, "greedy")
     codes, values = setup.bot_arrays()
     fixed = fixed_destinies(setup)
-    for seed in derive_game_seeds(root, players, np.arange(n_games)):
+    for g, seed in enumerate(derive_game_seeds(root, players, np.arange(n_games))):
+        if on_game is not None:
+            on_game(g)
         data = game_data(setup, int(seed))
         streams = np.zeros((1 + players, 4), np.uint64)
         seed_streams(streams, np.uint64(seed))
@@ -149,3 +152,67 @@ def test_greedy_passes_a_roman_with_its_gold():
     res = play_chunk(setup, derive_game_seeds(38, 4, np.arange(400)))
     gold = res.actions[:, :, DECISION_KINDS.index("pass_roman_gold")]
     assert (gold.sum(axis=1) > 0).sum() >= 5
+
+
+def _item_uses(params, n_games=200, root=39):
+    """Per game, the decisions of each kind summed over the seats (greedy, 4 players)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", 4, params, "greedy", "random")
+    res = play_chunk(setup, derive_game_seeds(root, 4, np.arange(n_games)))
+    return {k: res.actions[:, :, i].sum(axis=1) for i, k in enumerate(DECISION_KINDS)}
+
+
+def _movement_runs(n_games, root):
+    """Each seat-turn's movement actions in order (greedy, 4 players), from the planner."""
+    runs: dict[tuple, list[int]] = {}
+    game = [0]
+
+    def record(state, data, seat, values, rng, buf):
+        key = (game[0], int(state[S.TURNS]), seat)
+        runs.setdefault(key, []).append(int(planned_move(state, data, seat, values, rng, buf)))
+
+    def new_game(g):
+        game[0] = g
+
+    _play(4, n_games, root=root, on_move=record, on_game=new_game)
+    return list(runs.values())
+
+
+def test_greedy_eats_bread_when_a_goal_is_just_beyond_its_move():
+    """Bread adds bread_extra_tiles MP: greedy eats one when the goal it heads for (the Stone
+    Circle, a quest's token, a crystal, Celtic Trader's best goal) is beyond its MP but within
+    that reach (0 breads in 4,000 games before). With bread_extra_tiles = 0 it eats none."""
+    uses = _item_uses({})
+    assert (uses["bread"] > 0).mean() > 0.6, uses["bread"].mean()
+    assert _item_uses({"bread_extra_tiles": 0})["bread"].sum() == 0
+
+
+def test_a_bread_eaten_is_followed_by_a_move():
+    """Every bread greedy eats is spent: its next movement action in that turn is a step (or
+    another bread), never the end of its movement."""
+    after = []
+    for run in _movement_runs(60, root=40):
+        for i, a in enumerate(run[:-1]):
+            if a == Q.A_BREAD:
+                after.append(run[i + 1])
+    steps = [a for a in after if S.A_SEC <= a < S.A_SPOT or Q.A_GOLD <= a < Q.A_ELIXIR]
+    assert len(after) >= 30
+    assert len(steps) + after.count(Q.A_BREAD) == len(after), after
+
+
+def test_greedy_picks_up_with_an_elixir_when_the_pick_up_would_end_its_move():
+    """The elixir frees elixir_free_pickups pick-ups from the Y count: greedy uses it on a
+    pick-up that would end its movement while MP are left (0 in 4,000 games before), and
+    moves on afterwards (all of about 300 in these games); with elixir_free_pickups = 0 it
+    never uses one."""
+    uses = _item_uses({})
+    assert (uses["pick_up_elixir"] > 0).mean() > 0.6, uses["pick_up_elixir"].mean()
+    assert _item_uses({"elixir_free_pickups": 0})["pick_up_elixir"].sum() == 0
+    after = []
+    for run in _movement_runs(60, root=41):
+        for i, a in enumerate(run[:-1]):
+            if Q.A_ELIXIR <= a < Q.A_CRYSTAL or a == Q.A_CRYSTAL_ELIXIR:
+                after.append(run[i + 1] != S.A_PASS)
+    assert len(after) >= 30 and np.mean(after) > 0.9, (len(after), np.mean(after))
