@@ -35,6 +35,8 @@ from sim.games.celtic_quest.layout import (
     MAX_HELD,
     MAX_TSEC,
     N_ITEMS,
+    NEXT,
+    NX_ENTER,
     PH_CRYSTAL_SPOT,
     PH_CRYSTALS,
     PH_DESTINY,
@@ -44,14 +46,17 @@ from sim.games.celtic_quest.layout import (
     PH_QUEST_DISCARD,
     PH_QUEST_DONE,
     PH_QUEST_DRAW,
+    PH_RAVEN,
     PH_RETURN,
     QP_ALT0,
     QP_BREADS_USED,
     QP_CRYST,
+    QP_CRYST_DONE,
     QP_CRYST_VP_PLUS,
     QP_DESTINY,
     QP_HELD,
     QP_ITEMS,
+    QP_QUEST_VP,
     SPELL,
     SPOT_OUT,
     TCRYST,
@@ -93,6 +98,7 @@ from sim.games.celtic_trader.params import (
     O_SEC_TILE,
     O_SPOT_RES,
     O_SPOT_SEC,
+    R_NSEC,
     R_NSPOT,
     R_SC,
 )
@@ -116,6 +122,7 @@ from sim.games.celtic_trader.state import (
     P_MOVE,
     P_NCARRY,
     P_POS,
+    P_VP,
     PENDING,
     PH_CLAIM,
     PH_DELIVER,
@@ -587,7 +594,131 @@ def _return_choice(state):
 
 
 @leaf
-def _quest_phase(state, data, seat, buf):
+def _public_vp(state, data, p):
+    """VP of seat ``p`` that every player sees: claimed, completed quests' printed VP, and
+    crystals delivered at the spell track's value now (destinies stay hidden)."""
+    q = qp(p)
+    return (
+        state[PLAYERS + p * PW + P_VP]
+        + state[q + QP_QUEST_VP]
+        + state[q + QP_CRYST_DONE] * data[X_SPELL_VP + state[SPELL]]
+    )
+
+
+@leaf
+def _public_leader(state, data, seat):
+    """The other seat furthest ahead by :func:`_public_vp`, if ahead of the seat; else -1."""
+    best = -1
+    best_v = _public_vp(state, data, seat)
+    for p in range(state[NP]):
+        if p != seat and _public_vp(state, data, p) > best_v:
+            best_v = _public_vp(state, data, p)
+            best = p
+    return best
+
+
+@leaf
+def _raven_target(state, data, seat, params, buf, sec):
+    """(where the Roman on ``sec`` goes, the seat's best-goal score once it is there): a
+    Roman spot far from the seat or one near the seat leading by :func:`_public_leader`
+    (the latter on a tie), whichever leaves Celtic Trader's best goal of the coming
+    movement worth more; a spot that would complete a conquest is never chosen; (-1, -1.0)
+    if none is left."""
+    leader = _public_leader(state, data, seat)
+    best_to = -1
+    best_s = -1.0
+    for c in range(2):
+        if c == 0:
+            to = trader_greedy._roman_spot_choice(state, data, seat, sec, True)
+        elif leader >= 0:
+            to = trader_greedy._roman_spot_choice(state, data, leader, sec, False)
+        else:
+            continue
+        if to < 0 or trader_greedy._completes_conquest(state, data, to):
+            continue
+        state[ROMAN + sec] = 0  # (the Roman moved, in place; put back below)
+        state[ROMAN + to] = 1
+        score = _best_goal_now(state, data, seat, params, buf)
+        state[ROMAN + to] = 0
+        state[ROMAN + sec] = 1
+        if score > best_s or (c == 1 and score == best_s):
+            best_s = score
+            best_to = to
+    return best_to, best_s
+
+
+@leaf
+def _best_goal_now(state, data, seat, params, buf):
+    """Celtic Trader's best-goal score of the seat's coming movement (its full move points)
+    from where it stands, on the map as it is now."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    move = move_points(state, data, seat)
+    ncarry = state[PLAYERS + seat * PW + P_NCARRY]
+    _, _, score = trader_greedy._best_goal(
+        state, data, seat, pos, move, 0, ncarry, params, buf, True
+    )
+    return score
+
+
+@leaf
+def _raven_choice(state, data, seat, params, buf):
+    """Before its movement, a Raven-type quest may move one Roman: the Roman whose move
+    (:func:`_raven_target`) raises the value of Celtic Trader's best goal most (a Roman on
+    its route or its goal); if none does, the Roman whose move next to the seat leading by
+    :func:`_public_leader` takes most sections from that seat's next movement
+    (:func:`_leader_reach`) without lowering its own goal; A_PASS if neither."""
+    now = _best_goal_now(state, data, seat, params, buf)
+    best = A_PASS
+    best_gain = 0.0
+    for sec in range(data[O_RULES + R_NSEC]):
+        if state[ROMAN + sec] == 0:
+            continue
+        to, score = _raven_target(state, data, seat, params, buf, sec)
+        if to >= 0 and score - now > best_gain:
+            best_gain = score - now
+            best = A_SEC + sec
+    if best != A_PASS:
+        return best
+    leader = _public_leader(state, data, seat)
+    if leader < 0:
+        return A_PASS
+    reach = _leader_reach(state, data, leader, buf)
+    for sec in range(data[O_RULES + R_NSEC]):
+        if state[ROMAN + sec] == 0:
+            continue
+        to, score = _raven_target(state, data, seat, params, buf, sec)
+        near = trader_greedy._roman_spot_choice(state, data, leader, sec, False)
+        if to < 0 or to != near or score < now:
+            continue
+        state[ROMAN + sec] = 0  # (in place; put back below)
+        state[ROMAN + to] = 1
+        r = _leader_reach(state, data, leader, buf)
+        state[ROMAN + to] = 0
+        state[ROMAN + sec] = 1
+        if reach - r > best_gain:
+            best_gain = reach - r
+            best = A_SEC + sec
+    return best
+
+
+@leaf
+def _leader_reach(state, data, leader, buf):
+    """Sections the leading seat reaches in its next movement (its move points, Romans
+    reached but never crossed): what a Roman near it takes away (public information)."""
+    pos = state[PLAYERS + leader * PW + P_POS]
+    if pos < 0:
+        return 0
+    trader_greedy.search_from(state, data, leader, pos, buf)
+    move = move_points(state, data, leader)
+    k = 0
+    for sec in range(data[O_RULES + R_NSEC]):
+        if buf[trader_greedy.SC_DIST + sec] <= move:
+            k += 1
+    return k
+
+
+@leaf
+def _quest_phase(state, data, seat, params, buf):
     ph = state[PHASE]
     q = qp(seat)
     if ph == PH_DESTINY:
@@ -608,7 +739,13 @@ def _quest_phase(state, data, seat, buf):
                 most = state[q + QP_ITEMS + i]
                 best = i
         return A_ITEM + best
+    if ph == PH_RAVEN:
+        return _raven_choice(state, data, seat, params, buf)
     if ph == PH_GOLD_RELOC:
+        pos = state[PLAYERS + seat * PW + P_POS]
+        if state[NEXT] == NX_ENTER and pos != state[GOLD_ROMAN]:  # the Raven's Roman
+            to, _ = _raven_target(state, data, seat, params, buf, state[GOLD_ROMAN])
+            return A_PASS if to < 0 else A_ROMAN + to
         sec = trader_greedy._roman_spot_choice(state, data, seat, state[GOLD_ROMAN], True)
         if sec < 0 or trader_greedy._completes_conquest(state, data, sec):
             return A_PASS
@@ -628,7 +765,7 @@ def _quest_phase(state, data, seat, buf):
     if ph == PH_CRYSTALS:
         n = legal_actions(state, data, buf)
         return buf[n - 1]  # every crystal carried
-    return A_PASS  # the Raven: never moves a Roman
+    return A_PASS
 
 
 @leaf
@@ -660,7 +797,7 @@ def greedy_action(state, data, seat, params, rng, buf):
     """The Celtic Quest greedy bot's action (``buf``: int32, state.BUF_LEN)."""
     ph = state[PHASE]
     if ph > PH_TURN_END:
-        return _quest_phase(state, data, seat, buf)
+        return _quest_phase(state, data, seat, params, buf)
     if ph == PH_MOVE:
         return _move(state, data, seat, params, rng, buf)
     if ph == PH_START:

@@ -23,11 +23,11 @@ from strategies.celtic_quest.greedy import planned_move
 from strategies.celtic_trader import choose_action
 
 
-def _play(players, n_games, root, on_move=None, on_game=None):
+def _play(players, n_games, root, on_move=None, on_game=None, data=None, phases=(S.PH_MOVE,)):
     """Play ``n_games`` greedy games; ``on_move(state, data, seat, values, rng, buf)`` is
-    called before each movement decision (on copies of the bot's stream and buffer),
-    ``on_game(g)`` before game g."""
-    setup = make_setup("celtic_quest", players, {}, "greedy")
+    called before each decision of a phase in ``phases`` (movement by default; on copies of
+    the bot's stream and buffer), ``on_game(g)`` before game g; ``data``: data overrides."""
+    setup = make_setup("celtic_quest", players, {}, "greedy", data=data)
     codes, values = setup.bot_arrays()
     fixed = fixed_destinies(setup)
     for g, seed in enumerate(derive_game_seeds(root, players, np.arange(n_games))):
@@ -43,7 +43,7 @@ def _play(players, n_games, root, on_move=None, on_game=None):
         while not is_over(a):
             seat = current_player(a)
             rng = streams[1 + seat]
-            if on_move is not None and a[S.PHASE] == S.PH_MOVE:
+            if on_move is not None and a[S.PHASE] in phases:
                 on_move(a, data, seat, values[seat], rng.copy(), buf.copy())
             act = int(choose_action(a, data, seat, codes[seat], values[seat], rng, buf))
             step(a, act, data, streams[0], b)
@@ -216,3 +216,50 @@ def test_greedy_picks_up_with_an_elixir_when_the_pick_up_would_end_its_move():
             if Q.A_ELIXIR <= a < Q.A_CRYSTAL or a == Q.A_CRYSTAL_ELIXIR:
                 after.append(run[i + 1] != S.A_PASS)
     assert len(after) >= 30 and np.mean(after) > 0.9, (len(after), np.mean(after))
+
+
+def test_the_raven_moves_a_roman_that_stands_in_the_way():
+    """A Raven-type quest may move one Roman before each movement: greedy moves the Roman
+    whose move raises the value of its best goal (a Roman on its route or goal), else one
+    put next to the seat leading in public VP that takes sections from its next movement
+    without lowering its own goal, and passes when neither (0 moves in 4,000 games before).
+    Here every quest is Raven-type, so many seats hold one; stepping the chosen move and its
+    relocation raises the estimate or shrinks the leader's reach every time."""
+    from sim.games.celtic_trader.rules import step as step_rules
+    from strategies.celtic_quest.greedy import (
+        _best_goal_now,
+        _leader_reach,
+        _public_leader,
+        greedy_action,
+    )
+
+    names = ("torc", "cauldron", "mistletoe", "raven")
+    data = {f"quests.{q}.ability": "move_roman_once" for q in names}
+    data.update({f"quests.{q}.amount": 1 for q in names})
+    seen = {"asked": 0, "moved": 0, "raised": 0}
+
+    def check(state, data, seat, values, rng, buf):
+        seen["asked"] += 1
+        a = int(greedy_action(state, data, seat, values, rng, buf))
+        if a == S.A_PASS:
+            return
+        seen["moved"] += 1
+        before = _best_goal_now(state, data, seat, values, buf)
+        s1, s2 = state.copy(), state.copy()
+        step_rules(s1, a, data, rng.copy(), s2)
+        assert s2[S.PHASE] == Q.PH_GOLD_RELOC
+        b = int(greedy_action(s2, data, seat, values, rng, buf))
+        assert b != S.A_PASS
+        s2[S.ROMAN + s2[Q.GOLD_ROMAN]] = 0  # (the relocation, without the movement after)
+        s2[S.ROMAN + b - Q.A_ROMAN] = 1
+        after = _best_goal_now(s2, data, seat, values, buf)
+        leader = _public_leader(state, data, seat)
+        blocked = leader >= 0 and _leader_reach(s2, data, leader, buf) < _leader_reach(
+            state, data, leader, buf
+        )
+        seen["raised"] += after > before or (after >= before and blocked)
+
+    _play(4, 80, root=42, on_move=check, data=data, phases=(Q.PH_RAVEN,))
+    assert seen["asked"] > 300, seen
+    assert 0.02 * seen["asked"] < seen["moved"] < 0.9 * seen["asked"], seen
+    assert seen["raised"] == seen["moved"], seen
