@@ -54,6 +54,7 @@ from sim.games.celtic_quest.layout import (
     QP_CRYST_DONE,
     QP_CRYST_VP_PLUS,
     QP_DESTINY,
+    QP_DONE_MASK,
     QP_HELD,
     QP_ITEMS,
     QP_QUEST_VP,
@@ -71,6 +72,7 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_TRIBE_VP,
     X_DESTINY_UPG,
     X_ELIXIR_PICKS,
+    X_N_QUESTS,
     X_NTILES,
     X_QUEST_NEED,
     X_RING_RP,
@@ -92,6 +94,7 @@ from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
     MAX_SPOTS,
+    N_BAST,
     N_RES,
     O_DIST,
     O_RULES,
@@ -101,6 +104,7 @@ from sim.games.celtic_trader.params import (
     R_NSEC,
     R_NSPOT,
     R_SC,
+    R_SUPPLY,
 )
 from sim.games.celtic_trader.rules import capacity, legal_actions
 from sim.games.celtic_trader.state import (
@@ -116,6 +120,7 @@ from sim.games.celtic_trader.state import (
     MAX_DELIVER,
     MOVE_ENDED,
     MP,
+    N_CONQ,
     N_PENDING,
     NP,
     P_CARRIED,
@@ -135,10 +140,12 @@ from sim.games.celtic_trader.state import (
     PW,
     ROMAN,
     SPOT,
+    SUPPLY,
     T_CYCLE,
     T_ORDERS,
     T_ROMAN,
     T_ROMANISE,
+    TURNS,
 )
 from strategies.celtic_trader import greedy as trader_greedy
 
@@ -718,6 +725,92 @@ def _leader_reach(state, data, leader, buf):
 
 
 @leaf
+def _rounds_left(state, data):
+    """Rounds the game looks to have left: each end (the spell track's end box, the supply,
+    every bastion Romanised) at the pace it has moved so far in the rounds played; the
+    nearest. FAR before a round is over or while nothing has moved."""
+    played = state[TURNS] / state[NP]
+    if played < 1.0:
+        return float(FAR)
+    left = float(FAR)
+    paces = (
+        (float(state[SPELL]), float(data[X_RULES + X_SPELL_END] - state[SPELL])),
+        (float(data[O_RULES + R_SUPPLY] - state[SUPPLY]), float(state[SUPPLY])),
+        (float(state[N_CONQ]), float(N_BAST - state[N_CONQ])),
+    )
+    for done, rest in paces:
+        if done > 0.0 and rest * played / done < left:
+            left = rest * played / done
+    return left
+
+
+@leaf
+def _quest_rounds(state, data, seat, quest):
+    """Rounds the seat needs to complete ``quest`` from where it stands: out to the farthest
+    token it still lacks (the nearest of each type on the map, road distances; a type with
+    no token out waits a round for a draw) and back to the Stone Circle, at its move
+    points; FAR if a type has no spot left (:func:`quest_possible`)."""
+    if not quest_possible(state, data, seat, quest):
+        return FAR
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    sc = data[O_RULES + R_SC]
+    if pos < 0:
+        pos = sc
+    move = move_points(state, data, seat)
+    r1 = data[X_QUEST_NEED + quest * 2]
+    r2 = data[X_QUEST_NEED + quest * 2 + 1]
+    trip = _dist(data, pos, sc)
+    wait = 0
+    for j in range(2):
+        r = r1 if j == 0 else r2
+        need = 2 if r1 == r2 else 1
+        if state[pb + P_CARRIED + r] >= need:
+            continue
+        best = FAR
+        for sp in range(data[O_RULES + R_NSPOT]):
+            if data[O_SPOT_RES + sp] != r or state[SPOT + sp] == 0 or state[SPOT_OUT + sp]:
+                continue
+            sec = data[O_SPOT_SEC + sp]
+            d = _dist(data, pos, sec) + _dist(data, sec, sc)
+            if d < best:
+                best = d
+        if best >= FAR:
+            wait = 1
+        elif best > trip:
+            trip = best
+    return wait + (trip + move - 1) // move
+
+
+@leaf
+def _draw_quest_choice(state, data, seat):
+    """A_YES when a drawn quest is more likely than not one the seat completes in time: over
+    the quest cards no seat has completed and the seat does not hold (the pile's order is
+    hidden), the share whose :func:`_quest_rounds` fit in :func:`_rounds_left`; else
+    A_PASS."""
+    left = _rounds_left(state, data)
+    q = qp(seat)
+    done = 0
+    for p in range(state[NP]):
+        done |= state[qp(p) + QP_DONE_MASK]
+    n = 0
+    ok = 0
+    for quest in range(data[X_RULES + X_N_QUESTS]):
+        if (done >> quest) & 1:
+            continue
+        held = False
+        for i in range(MAX_HELD):
+            if state[q + QP_HELD + i] == quest:
+                held = True
+        if held:
+            continue
+        n += 1
+        if _quest_rounds(state, data, seat, quest) <= left:
+            ok += 1
+    return A_YES if 2 * ok > n else A_PASS
+
+
+@leaf
 def _quest_phase(state, data, seat, params, buf):
     ph = state[PHASE]
     q = qp(seat)
@@ -761,7 +854,7 @@ def _quest_phase(state, data, seat, params, buf):
                 return A_QUEST + i
         return A_PASS
     if ph == PH_QUEST_DRAW:
-        return A_YES
+        return _draw_quest_choice(state, data, seat)
     if ph == PH_CRYSTALS:
         n = legal_actions(state, data, buf)
         return buf[n - 1]  # every crystal carried

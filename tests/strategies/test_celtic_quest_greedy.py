@@ -263,3 +263,28 @@ def test_the_raven_moves_a_roman_that_stands_in_the_way():
     assert seen["asked"] > 300, seen
     assert 0.02 * seen["asked"] < seen["moved"] < 0.9 * seen["asked"], seen
     assert seen["raised"] == seen["moved"], seen
+
+
+def test_greedy_draws_a_quest_only_when_it_can_plausibly_complete_one():
+    """At the quest draw greedy draws when most quest cards still in play are ones it could
+    complete (out to the tokens and back to the Stone Circle at its move points) within the
+    rounds the game looks to have left (each end at its pace so far); it always drew before.
+    The same decisions with the spell marker one box from the end (a few rounds left) are
+    mostly declined."""
+    from strategies.celtic_quest.greedy import greedy_action
+
+    seen = {"asked": 0, "drew": 0, "drew_late": 0}
+
+    def check(state, data, seat, values, rng, buf):
+        if state[S.TURNS] < 2 * state[S.NP]:
+            return  # (no pace yet)
+        seen["asked"] += 1
+        seen["drew"] += int(greedy_action(state, data, seat, values, rng, buf)) == Q.A_YES
+        late = state.copy()
+        late[Q.SPELL] = data[Q.X_RULES + Q.X_SPELL_END] - 1
+        seen["drew_late"] += int(greedy_action(late, data, seat, values, rng, buf)) == Q.A_YES
+
+    _play(4, 60, root=43, on_move=check, phases=(Q.PH_QUEST_DRAW,))
+    assert seen["asked"] > 150, seen
+    assert 0.5 * seen["asked"] < seen["drew"] < 0.97 * seen["asked"], seen
+    assert seen["drew_late"] < 0.5 * seen["drew"], seen
