@@ -508,6 +508,66 @@ def _crystal_goal(state, data, seat, params, buf, n):
 
 
 @leaf
+def _quest_ready_held(state, data, seat):
+    """The seat holds a quest it can complete now (it carries the quest's pair)."""
+    q = qp(seat)
+    for i in range(MAX_HELD):
+        quest = state[q + QP_HELD + i]
+        if quest >= 0 and quest_ready(state, data, seat, quest):
+            return True
+    return False
+
+
+@leaf
+def _second_crystal(state, data, seat, buf, n):
+    """Carrying k crystals home (and no quest to complete): a move toward another crystal
+    when the k + 1 crystals delivered after that detour are worth more than the k delivered
+    on the way home now, each :func:`crystal_value` discounted by the turns before it scores
+    (as :func:`_crystal_goal`: to the crystal's tile, then on to the Stone Circle); -1
+    otherwise. With no room, the crystal must be worth more than a carried resource no quest
+    keeps (:func:`_make_room_for_crystal` drops it there)."""
+    q = qp(seat)
+    k = state[q + QP_CRYST]
+    if k == 0 or state[MOVE_ENDED] or state[MP] == 0 or _quest_ready_held(state, data, seat):
+        return -1
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] >= x_max and _droppable(state, data, seat) < 0:
+        return -1
+    value = crystal_value(state, data, seat)
+    if value <= 0:
+        return -1
+    dist, par = _search(state, data, seat, buf, pos)
+    sc = data[O_RULES + R_SC]
+    mp = state[MP]
+    move = move_points(state, data, seat)
+    d_home = dist[sc] if dist[sc] < FAR else _dist(data, pos, sc) + move
+    best_score = k * value / (1.0 + trader_greedy._turns(d_home, mp, move))
+    best = -1
+    for t in range(data[X_RULES + X_NTILES]):
+        if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+            continue
+        for j in range(data[X_TILE_NSEC + t]):
+            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
+            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+                continue
+            d = dist[sec]
+            if d >= FAR:
+                continue
+            there = trader_greedy._turns(d, mp, move)
+            left = mp - d if d <= mp else 0
+            home = trader_greedy._turns(_dist(data, sec, sc), left, move)
+            score = (k + 1) * value / (1.0 + there + home)
+            if score > best_score:
+                best_score = score
+                best = sec
+    if best < 0:
+        return -1
+    return _first_step(state, data, buf, n, pos, best, par)
+
+
+@leaf
 def planned_move(state, data, seat, params, rng, buf):
     """The movement action the bot plans, before any legality check (tests check that it is
     always legal: the plans are made on the map as it is now)."""
@@ -521,6 +581,9 @@ def planned_move(state, data, seat, params, rng, buf):
     if a >= 0:
         return a
     if _heading_home(state, data, seat):
+        a = _second_crystal(state, data, seat, buf, n)
+        if a >= 0:
+            return a
         a = _go_home(state, data, seat, buf, n)
         if a >= 0:
             return a
