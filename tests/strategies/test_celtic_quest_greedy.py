@@ -330,3 +330,29 @@ def test_greedy_collects_a_second_crystal_when_it_is_near():
             worthless[f"quests.{q['id']}.amount"] = 0
     carrying0, aside0, _ = _second_crystals(100, root=44, data=worthless)
     assert carrying0 > 100 and aside0 == 0, (carrying0, aside0)
+
+
+def _kept(params, data=None, n_games=300, root=45):
+    """Seat-games keeping each destiny under the advanced deal (greedy, 4 players)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import GAME
+
+    setup = make_setup("celtic_quest", 4, {"advanced": True, **params}, "greedy", data=data)
+    res = play_chunk(setup, derive_game_seeds(root, 4, np.arange(n_games)))
+    return {r: int((res.role == i).sum()) for i, r in enumerate(GAME.roles)}
+
+
+def test_the_advanced_destiny_choice_reads_the_cards_data():
+    """Under the advanced deal greedy keeps the card its data says is worth more to a seat
+    with an even share of the game (upgrades bought with its share of the supply, RP held,
+    quests, crystals, towns and tribes; the Luckiest as the best basic card): raising the
+    Provider's tribe_vp_each in the data makes it kept more often, lowering it to 0 less."""
+    from sim.games.celtic_quest.params import load_raw
+
+    tribe = next(d for d in load_raw()["destinies"] if d["id"] == "provider")["tribe_vp_each"]
+    base = _kept({})["provider"]
+    more = _kept({}, data={"destinies.provider.tribe_vp_each": 3 * tribe})["provider"]
+    none = _kept({}, data={"destinies.provider.tribe_vp_each": 0})["provider"]
+    assert none < base < more, (none, base, more)
+    kept = _kept({})
+    assert len([r for r, k in kept.items() if k > 0]) >= 8, kept  # no card always dropped
