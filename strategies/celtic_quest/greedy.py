@@ -5,10 +5,14 @@ Movement, deliveries, token placements and upgrades are Celtic Trader's greedy c
 (strategies/celtic_trader/greedy.py), which read the shared state; a choice that Celtic Quest
 does not allow (a spot gone with its enchanted tile) falls back to ending the movement or to
 the first legal action. On top of it the bot picks up crystals where it stands, carries a
-completed quest's pair or its crystals straight to the Stone Circle, always completes, discards
-and draws quests, delivers every crystal, uses its rings, and keeps the destiny card whose
-bonus is largest. It reads only its own destiny and quest cards (the state's other hidden cards
-are never looked at).
+completed quest's pair or its crystals to the Stone Circle (turning aside for a near second
+crystal when its estimate says so), always completes quests and discards the impossible ones,
+draws one when it can plausibly complete it, delivers every crystal, uses its rings, passes
+Romans with a gold or a Shield-type quest, eats a bread when a goal is just beyond its MP,
+picks up with an elixir when a pick-up would end its movement, moves a Roman with a
+Raven-type quest when that opens its route or hems in the leader, and keeps the destiny card
+its data values most. It reads only its own destiny and quest cards and what every player sees
+(the state's other hidden cards are never looked at).
 """
 
 import numpy as np
