@@ -5,10 +5,14 @@ Movement, deliveries, token placements and upgrades are Celtic Trader's greedy c
 (strategies/celtic_trader/greedy.py), which read the shared state; a choice that Celtic Quest
 does not allow (a spot gone with its enchanted tile) falls back to ending the movement or to
 the first legal action. On top of it the bot picks up crystals where it stands, carries a
-completed quest's pair or its crystals straight to the Stone Circle, always completes, discards
-and draws quests, delivers every crystal, uses its rings, and keeps the destiny card whose
-bonus is largest. It reads only its own destiny and quest cards (the state's other hidden cards
-are never looked at).
+completed quest's pair or its crystals to the Stone Circle (turning aside for a near second
+crystal when its estimate says so), always completes quests and discards the impossible ones,
+draws one when it can plausibly complete it, delivers every crystal, uses its rings, passes
+Romans with a gold or a Shield-type quest, eats a bread when a goal is just beyond its MP,
+picks up with an elixir when a pick-up would end its movement, moves a Roman with a
+Raven-type quest when that opens its route or hems in the leader, and keeps the destiny card
+its data values most. It reads only its own destiny and quest cards and what every player sees
+(the state's other hidden cards are never looked at).
 """
 
 import numpy as np
@@ -16,8 +20,11 @@ import numpy as np
 from sim.core.kernel import leaf
 from sim.games.celtic_quest.delivery import ring_action
 from sim.games.celtic_quest.layout import (
+    A_BREAD,
     A_CRYSTAL,
+    A_CRYSTAL_ELIXIR,
     A_DESTINY,
+    A_ELIXIR,
     A_GOLD,
     A_ITEM,
     A_QUEST,
@@ -27,11 +34,15 @@ from sim.games.celtic_quest.layout import (
     A_YES,
     ENCH,
     GOLD_ROMAN,
+    I_BREAD,
     I_RING,
     ITEM_DRAWN,
+    MAX_DESTINIES,
     MAX_HELD,
     MAX_TSEC,
     N_ITEMS,
+    NEXT,
+    NX_ENTER,
     PH_CRYSTAL_SPOT,
     PH_CRYSTALS,
     PH_DESTINY,
@@ -41,17 +52,26 @@ from sim.games.celtic_quest.layout import (
     PH_QUEST_DISCARD,
     PH_QUEST_DONE,
     PH_QUEST_DRAW,
+    PH_RAVEN,
     PH_RETURN,
     QP_ALT0,
+    QP_BREADS_USED,
     QP_CRYST,
+    QP_CRYST_DONE,
     QP_CRYST_VP_PLUS,
     QP_DESTINY,
+    QP_DONE_MASK,
     QP_HELD,
     QP_ITEMS,
+    QP_QUEST_VP,
     SPELL,
     SPOT_OUT,
     TCRYST,
+    X_BREAD_MP,
+    X_BREADS_PER_TURN,
     X_CRYSTAL_STEPS,
+    X_CRYSTALS,
+    X_DESTINY_BASIC,
     X_DESTINY_BEST_BASIC,
     X_DESTINY_CRYSTAL_VP,
     X_DESTINY_QUESTS_VP,
@@ -59,6 +79,8 @@ from sim.games.celtic_quest.layout import (
     X_DESTINY_TOWN_VP,
     X_DESTINY_TRIBE_VP,
     X_DESTINY_UPG,
+    X_ELIXIR_PICKS,
+    X_N_QUESTS,
     X_NTILES,
     X_QUEST_NEED,
     X_RING_RP,
@@ -74,14 +96,21 @@ from sim.games.celtic_trader.board import capacity
 from sim.games.celtic_trader.params import (
     FAR,
     MAX_SEC,
+    MAX_SPOTS,
+    N_BAST,
+    N_CAPS,
+    N_LEVELS,
     N_RES,
     O_DIST,
     O_RULES,
     O_SEC_TILE,
     O_SPOT_RES,
     O_SPOT_SEC,
+    O_UPG_COST,
+    R_NSEC,
     R_NSPOT,
     R_SC,
+    R_SUPPLY,
 )
 from sim.games.celtic_trader.rules import legal_actions
 from sim.games.celtic_trader.state import (
@@ -97,12 +126,14 @@ from sim.games.celtic_trader.state import (
     MAX_DELIVER,
     MOVE_ENDED,
     MP,
+    N_CONQ,
     N_PENDING,
     NP,
     P_CARRIED,
     P_MOVE,
     P_NCARRY,
     P_POS,
+    P_VP,
     PENDING,
     PH_CLAIM,
     PH_DELIVER,
@@ -115,10 +146,12 @@ from sim.games.celtic_trader.state import (
     PW,
     ROMAN,
     SPOT,
+    SUPPLY,
     T_CYCLE,
     T_ORDERS,
     T_ROMAN,
     T_ROMANISE,
+    TURNS,
 )
 from strategies.celtic_trader import greedy as trader_greedy
 
@@ -155,15 +188,71 @@ def _dist(data, a, b):
 
 
 @leaf
-def _destiny_value(data, d):
-    """A rough VP potential of a destiny card (its largest bonuses in a typical game)."""
+def _card_value(state, data, d):
+    """VP destiny card ``d`` would give a seat taking an even share of the game, from the
+    card's own data: its share of the supply in RP (supply_points / players) buys the
+    upgrades its tables pay most VP per RP for (at the data's upgrade costs), and what is
+    left is held at its rp_as_vp; its quests_vp at an even share of the quest cards (the
+    table's last entry at most), crystal_vp_each at an even share of the crystals, and
+    roman_town_vp_each and tribe_vp_each at every bastion (the most a game gives)."""
+    players = state[NP]
+    rp = data[O_RULES + R_SUPPLY] // players
+    lv0 = 0
+    lv1 = 0
+    lv2 = 0
     v = 0
-    for c in range(3):
-        v += data[X_DESTINY_UPG + d * 15 + c * 5 + 3]
-    v += 30 * data[X_DESTINY_RP_VP + d] + data[X_DESTINY_QUESTS_VP + d * 5 + 2]
-    v += 4 * data[X_DESTINY_CRYSTAL_VP + d] + 3 * data[X_DESTINY_TOWN_VP + d]
-    v += 4 * data[X_DESTINY_TRIBE_VP + d] + 40 * data[X_DESTINY_BEST_BASIC + d]
+    rate = data[X_DESTINY_RP_VP + d]
+    for _ in range(N_CAPS * (N_LEVELS - 1)):
+        best = -1
+        best_r = 0.0
+        for c in range(N_CAPS):
+            lvl = lv0 if c == 0 else (lv1 if c == 1 else lv2)
+            if lvl >= N_LEVELS - 1:
+                continue
+            cost = data[O_UPG_COST + lvl + 1]
+            if cost > rp:
+                continue
+            at = X_DESTINY_UPG + d * N_CAPS * N_LEVELS + c * N_LEVELS
+            gain = data[at + lvl + 1] - data[at + lvl]
+            r = gain / max(cost, 1) if gain > 0 else 0.0
+            if r > best_r and r > rate:
+                best_r = r
+                best = c
+        if best < 0:
+            break
+        lvl = lv0 if best == 0 else (lv1 if best == 1 else lv2)
+        at = X_DESTINY_UPG + d * N_CAPS * N_LEVELS + best * N_LEVELS
+        v += data[at + lvl + 1] - data[at + lvl]
+        rp -= data[O_UPG_COST + lvl + 1]
+        if best == 0:
+            lv0 += 1
+        elif best == 1:
+            lv1 += 1
+        else:
+            lv2 += 1
+    v += rate * rp
+    quests = data[X_RULES + X_N_QUESTS] // players
+    if quests > 4:
+        quests = 4
+    v += data[X_DESTINY_QUESTS_VP + d * 5 + quests]
+    v += data[X_DESTINY_CRYSTAL_VP + d] * (data[X_RULES + X_CRYSTALS] // players)
+    v += (data[X_DESTINY_TOWN_VP + d] + data[X_DESTINY_TRIBE_VP + d]) * N_BAST
     return v
+
+
+@leaf
+def _destiny_value(state, data, d):
+    """:func:`_card_value` of card ``d``; for a card scoring as the best basic card (the
+    Luckiest), the best basic card's."""
+    if data[X_DESTINY_BEST_BASIC + d] == 0:
+        return _card_value(state, data, d)
+    best = 0
+    for other in range(MAX_DESTINIES):
+        if data[X_DESTINY_BASIC + other]:
+            v = _card_value(state, data, other)
+            if v > best:
+                best = v
+    return best
 
 
 @leaf
@@ -231,24 +320,98 @@ def _first_step(state, data, buf, n, pos, target, par):
 
 
 @leaf
+def _bread_reach(state, data, seat, buf, n):
+    """MP the seat can still add this turn by eating its breads: ``bread_extra_tiles`` (the
+    data's) per bread held, within ``breads_per_turn`` (0: no limit); 0 if A_BREAD is not
+    legal (``buf[:n]``: the legal actions)."""
+    extra = data[X_RULES + X_BREAD_MP]
+    if extra <= 0 or not _listed(buf, n, A_BREAD):
+        return 0
+    q = qp(seat)
+    k = state[q + QP_ITEMS + I_BREAD]
+    limit = data[X_RULES + X_BREADS_PER_TURN]
+    if limit > 0 and limit - state[q + QP_BREADS_USED] < k:
+        k = limit - state[q + QP_BREADS_USED]
+    return extra * k
+
+
+@leaf
+def _bread_for(state, data, seat, buf, n, d):
+    """A_BREAD when a goal ``d`` MP away is beyond the MP left but within what the seat's
+    breads add (:func:`_bread_reach`): one bread is eaten per decision, the next decision
+    eats another if still short; -1 otherwise."""
+    if d <= state[MP] or d >= FAR:
+        return -1
+    if d <= state[MP] + _bread_reach(state, data, seat, buf, n):
+        return A_BREAD
+    return -1
+
+
+@leaf
+def _bread_for_plan(state, data, seat, params, buf, n):
+    """A_BREAD when a bread raises the value of Celtic Trader's best goal this turn (a goal
+    its MP miss by at most a bread's ``bread_extra_tiles`` becomes reachable now): asked when
+    the turn's plan is (re)made, never along a valid plan; -1 otherwise."""
+    extra = data[X_RULES + X_BREAD_MP]
+    if extra <= 0 or state[MOVE_ENDED] or not _listed(buf, n, A_BREAD):
+        return -1
+    if trader_greedy._plan_valid(state, seat, buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]):
+        return -1
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    mp = state[MP]
+    ncarry = state[pb + P_NCARRY]
+    _, _, now = trader_greedy._best_goal(state, data, seat, pos, mp, 0, ncarry, params, buf, True)
+    _, _, fed = trader_greedy._best_goal(
+        state, data, seat, pos, mp + extra, 0, ncarry, params, buf, False
+    )
+    return A_BREAD if fed > now else -1
+
+
+@leaf
+def _with_elixir(state, data, seat, buf, a):
+    """A pick-up ``a`` (a resource spot or a crystal) that would end the movement (the rules
+    offer the elixir only then) is taken with an elixir when that frees a pick-up
+    (``elixir_free_pickups`` > 0 in the data) and MP are left to move on; the turn's plan is
+    then made again from there. Any other action is returned as it is."""
+    if data[X_RULES + X_ELIXIR_PICKS] <= 0 or state[MP] <= 0:
+        return a
+    if A_SPOT <= a < A_SPOT + MAX_SPOTS:
+        e = A_ELIXIR + a - A_SPOT
+    elif a == A_CRYSTAL:
+        e = A_CRYSTAL_ELIXIR
+    else:
+        return a
+    if not _is_legal(state, data, buf, e):
+        return a
+    buf[MAX_ACTIONS + trader_greedy.PL_MAGIC] = 0  # plan again after the free pick-up
+    return e
+
+
+@leaf
 def _go_home(state, data, seat, buf, n):
-    """A move toward the Stone Circle on a Roman-free path, A_PASS there, -1 if none."""
+    """A move toward the Stone Circle on a Roman-free path (a bread first when the Stone
+    Circle is just beyond the MP left), A_PASS there, -1 if none."""
     pos = state[PLAYERS + seat * PW + P_POS]
     sc = data[O_RULES + R_SC]
     if pos == sc:
         return A_PASS
-    if state[MP] == 0:
-        return -1  # (only free steps remain: Celtic Trader's plan takes them)
     dist, par = _search(state, data, seat, buf, pos)
     if dist[sc] >= FAR:
         return -1
+    a = _bread_for(state, data, seat, buf, n, dist[sc])
+    if a >= 0:
+        return a
+    if state[MP] == 0:
+        return -1  # (only free steps remain: Celtic Trader's plan takes them)
     return _first_step(state, data, buf, n, pos, sc, par)
 
 
 @leaf
 def _fetch_for_quest(state, data, seat, buf, n):
     """Go for (or pick up) the nearest token a held quest still needs, if the seat has room and
-    reaches it this turn on a Roman-free path; -1 otherwise."""
+    reaches it this turn on a Roman-free path (eating a bread when it is just beyond the MP
+    left); -1 otherwise."""
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     x_max, _ = capacity(state, data, seat)
@@ -270,8 +433,10 @@ def _fetch_for_quest(state, data, seat, buf, n):
         if d < best_d:
             best_d = d
             best_sp = sp
-    if best_sp < 0 or best_d > state[MP]:
+    if best_sp < 0:
         return -1
+    if best_d > state[MP]:
+        return _bread_for(state, data, seat, buf, n, best_d)
     sec = data[O_SPOT_SEC + best_sp]
     if sec == pos:
         return A_SPOT + best_sp if _listed(buf, n, A_SPOT + best_sp) else -1
@@ -350,7 +515,8 @@ def _crystal_goal(state, data, seat, params, buf, n):
     A crystal's worth is :func:`crystal_value` discounted like Celtic Trader's deliveries, by
     the turns before it scores: to reach its tile, then to carry it to the Stone Circle. With
     no room, a carried resource no quest keeps will make room on arrival. A crystal on the
-    seat's own tile is picked up by :func:`planned_move` before this is asked."""
+    seat's own tile is picked up by :func:`planned_move` before this is asked. A bread is
+    eaten first when it brings a crystal worth more within this turn's reach."""
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]
     mp = state[MP]
@@ -367,8 +533,10 @@ def _crystal_goal(state, data, seat, params, buf, n):
     dist, par = _search(state, data, seat, buf, pos)
     move = move_points(state, data, seat)
     sc = data[O_RULES + R_SC]
+    reach = _bread_reach(state, data, seat, buf, n)
     best = -1
     best_score = 0.0
+    best_fed = 0.0  # the best crystal that a bread brings within this turn's reach
     for t in range(data[X_RULES + X_NTILES]):
         if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
             continue
@@ -385,12 +553,78 @@ def _crystal_goal(state, data, seat, params, buf, n):
             if score > best_score:
                 best_score = score
                 best = sec
-    if best < 0:
+            if mp < d <= mp + reach:
+                fed = value / (1.0 + home)
+                if fed > best_fed:
+                    best_fed = fed
+    if best < 0 and best_fed <= 0.0:
         return -1
     _, _, goal = trader_greedy._best_goal(  # (the scratch holds the search from pos)
         state, data, seat, pos, mp, 0, state[pb + P_NCARRY], params, buf, False
     )
-    if best_score <= goal:
+    if best_fed > goal and best_fed > best_score:
+        return A_BREAD
+    if best < 0 or best_score <= goal:
+        return -1
+    return _first_step(state, data, buf, n, pos, best, par)
+
+
+@leaf
+def _quest_ready_held(state, data, seat):
+    """The seat holds a quest it can complete now (it carries the quest's pair)."""
+    q = qp(seat)
+    for i in range(MAX_HELD):
+        quest = state[q + QP_HELD + i]
+        if quest >= 0 and quest_ready(state, data, seat, quest):
+            return True
+    return False
+
+
+@leaf
+def _second_crystal(state, data, seat, buf, n):
+    """Carrying k crystals home (and no quest to complete): a move toward another crystal
+    when the k + 1 crystals delivered after that detour are worth more than the k delivered
+    on the way home now, each :func:`crystal_value` discounted by the turns before it scores
+    (as :func:`_crystal_goal`: to the crystal's tile, then on to the Stone Circle); -1
+    otherwise. With no room, the crystal must be worth more than a carried resource no quest
+    keeps (:func:`_make_room_for_crystal` drops it there)."""
+    q = qp(seat)
+    k = state[q + QP_CRYST]
+    if k == 0 or state[MOVE_ENDED] or state[MP] == 0 or _quest_ready_held(state, data, seat):
+        return -1
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    x_max, _ = capacity(state, data, seat)
+    if state[pb + P_NCARRY] >= x_max and _droppable(state, data, seat) < 0:
+        return -1
+    value = crystal_value(state, data, seat)
+    if value <= 0:
+        return -1
+    dist, par = _search(state, data, seat, buf, pos)
+    sc = data[O_RULES + R_SC]
+    mp = state[MP]
+    move = move_points(state, data, seat)
+    d_home = dist[sc] if dist[sc] < FAR else _dist(data, pos, sc) + move
+    best_score = k * value / (1.0 + trader_greedy._turns(d_home, mp, move))
+    best = -1
+    for t in range(data[X_RULES + X_NTILES]):
+        if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
+            continue
+        for j in range(data[X_TILE_NSEC + t]):
+            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
+            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+                continue
+            d = dist[sec]
+            if d >= FAR:
+                continue
+            there = trader_greedy._turns(d, mp, move)
+            left = mp - d if d <= mp else 0
+            home = trader_greedy._turns(_dist(data, sec, sc), left, move)
+            score = (k + 1) * value / (1.0 + there + home)
+            if score > best_score:
+                best_score = score
+                best = sec
+    if best < 0:
         return -1
     return _first_step(state, data, buf, n, pos, best, par)
 
@@ -404,23 +638,29 @@ def planned_move(state, data, seat, params, rng, buf):
     # listed once for the checks up to Celtic Trader's greedy (searches keep to the scratch)
     n = legal_actions(state, data, buf)
     if _listed(buf, n, A_CRYSTAL):
-        return A_CRYSTAL
+        return _with_elixir(state, data, seat, buf, A_CRYSTAL)
     a = _make_room_for_crystal(state, data, seat, buf, n)
     if a >= 0:
         return a
     if _heading_home(state, data, seat):
+        a = _second_crystal(state, data, seat, buf, n)
+        if a >= 0:
+            return a
         a = _go_home(state, data, seat, buf, n)
         if a >= 0:
             return a
     else:
         a = _fetch_for_quest(state, data, seat, buf, n)
         if a >= 0:
-            return a
+            return _with_elixir(state, data, seat, buf, a)
         a = _crystal_goal(state, data, seat, params, buf, n)
         if a >= 0:
             return a
+    a = _bread_for_plan(state, data, seat, params, buf, n)
+    if a >= 0:
+        return a
     a = trader_greedy.greedy_action(state, data, seat, params, rng, buf)
-    return _pass_roman(state, data, buf, a)
+    return _with_elixir(state, data, seat, buf, _pass_roman(state, data, buf, a))
 
 
 @leaf
@@ -486,13 +726,224 @@ def _return_choice(state):
 
 
 @leaf
-def _quest_phase(state, data, seat, buf):
+def _public_vp(state, data, p):
+    """VP of seat ``p`` that every player sees: claimed, completed quests' printed VP, and
+    crystals delivered at the spell track's value now (destinies stay hidden)."""
+    q = qp(p)
+    return (
+        state[PLAYERS + p * PW + P_VP]
+        + state[q + QP_QUEST_VP]
+        + state[q + QP_CRYST_DONE] * data[X_SPELL_VP + state[SPELL]]
+    )
+
+
+@leaf
+def _public_leader(state, data, seat):
+    """The other seat furthest ahead by :func:`_public_vp`, if ahead of the seat; else -1."""
+    best = -1
+    best_v = _public_vp(state, data, seat)
+    for p in range(state[NP]):
+        if p != seat and _public_vp(state, data, p) > best_v:
+            best_v = _public_vp(state, data, p)
+            best = p
+    return best
+
+
+@leaf
+def _raven_target(state, data, seat, params, buf, sec):
+    """(where the Roman on ``sec`` goes, the seat's best-goal score once it is there): a
+    Roman spot far from the seat or one near the seat leading by :func:`_public_leader`
+    (the latter on a tie), whichever leaves Celtic Trader's best goal of the coming
+    movement worth more; a spot that would complete a conquest is never chosen; (-1, -1.0)
+    if none is left."""
+    leader = _public_leader(state, data, seat)
+    best_to = -1
+    best_s = -1.0
+    for c in range(2):
+        if c == 0:
+            to = trader_greedy._roman_spot_choice(state, data, seat, sec, True)
+        elif leader >= 0:
+            to = trader_greedy._roman_spot_choice(state, data, leader, sec, False)
+        else:
+            continue
+        if to < 0 or trader_greedy._completes_conquest(state, data, to):
+            continue
+        state[ROMAN + sec] = 0  # (the Roman moved, in place; put back below)
+        state[ROMAN + to] = 1
+        score = _best_goal_now(state, data, seat, params, buf)
+        state[ROMAN + to] = 0
+        state[ROMAN + sec] = 1
+        if score > best_s or (c == 1 and score == best_s):
+            best_s = score
+            best_to = to
+    return best_to, best_s
+
+
+@leaf
+def _best_goal_now(state, data, seat, params, buf):
+    """Celtic Trader's best-goal score of the seat's coming movement (its full move points)
+    from where it stands, on the map as it is now."""
+    pos = state[PLAYERS + seat * PW + P_POS]
+    move = move_points(state, data, seat)
+    ncarry = state[PLAYERS + seat * PW + P_NCARRY]
+    _, _, score = trader_greedy._best_goal(
+        state, data, seat, pos, move, 0, ncarry, params, buf, True
+    )
+    return score
+
+
+@leaf
+def _raven_choice(state, data, seat, params, buf):
+    """Before its movement, a Raven-type quest may move one Roman: the Roman whose move
+    (:func:`_raven_target`) raises the value of Celtic Trader's best goal most (a Roman on
+    its route or its goal); if none does, the Roman whose move next to the seat leading by
+    :func:`_public_leader` takes most sections from that seat's next movement
+    (:func:`_leader_reach`) without lowering its own goal; A_PASS if neither."""
+    now = _best_goal_now(state, data, seat, params, buf)
+    best = A_PASS
+    best_gain = 0.0
+    for sec in range(data[O_RULES + R_NSEC]):
+        if state[ROMAN + sec] == 0:
+            continue
+        to, score = _raven_target(state, data, seat, params, buf, sec)
+        if to >= 0 and score - now > best_gain:
+            best_gain = score - now
+            best = A_SEC + sec
+    if best != A_PASS:
+        return best
+    leader = _public_leader(state, data, seat)
+    if leader < 0:
+        return A_PASS
+    reach = _leader_reach(state, data, leader, buf)
+    for sec in range(data[O_RULES + R_NSEC]):
+        if state[ROMAN + sec] == 0:
+            continue
+        to, score = _raven_target(state, data, seat, params, buf, sec)
+        near = trader_greedy._roman_spot_choice(state, data, leader, sec, False)
+        if to < 0 or to != near or score < now:
+            continue
+        state[ROMAN + sec] = 0  # (in place; put back below)
+        state[ROMAN + to] = 1
+        r = _leader_reach(state, data, leader, buf)
+        state[ROMAN + to] = 0
+        state[ROMAN + sec] = 1
+        if reach - r > best_gain:
+            best_gain = reach - r
+            best = A_SEC + sec
+    return best
+
+
+@leaf
+def _leader_reach(state, data, leader, buf):
+    """Sections the leading seat reaches in its next movement (its move points, Romans
+    reached but never crossed): what a Roman near it takes away (public information)."""
+    pos = state[PLAYERS + leader * PW + P_POS]
+    if pos < 0:
+        return 0
+    trader_greedy.search_from(state, data, leader, pos, buf)
+    move = move_points(state, data, leader)
+    k = 0
+    for sec in range(data[O_RULES + R_NSEC]):
+        if buf[trader_greedy.SC_DIST + sec] <= move:
+            k += 1
+    return k
+
+
+@leaf
+def _rounds_left(state, data):
+    """Rounds the game looks to have left: each end (the spell track's end box, the supply,
+    every bastion Romanised) at the pace it has moved so far in the rounds played; the
+    nearest. FAR before a round is over or while nothing has moved."""
+    played = state[TURNS] / state[NP]
+    if played < 1.0:
+        return float(FAR)
+    left = float(FAR)
+    paces = (
+        (float(state[SPELL]), float(data[X_RULES + X_SPELL_END] - state[SPELL])),
+        (float(data[O_RULES + R_SUPPLY] - state[SUPPLY]), float(state[SUPPLY])),
+        (float(state[N_CONQ]), float(N_BAST - state[N_CONQ])),
+    )
+    for done, rest in paces:
+        if done > 0.0 and rest * played / done < left:
+            left = rest * played / done
+    return left
+
+
+@leaf
+def _quest_rounds(state, data, seat, quest):
+    """Rounds the seat needs to complete ``quest`` from where it stands: out to the farthest
+    token it still lacks (the nearest of each type on the map, road distances; a type with
+    no token out waits a round for a draw) and back to the Stone Circle, at its move
+    points; FAR if a type has no spot left (:func:`quest_possible`)."""
+    if not quest_possible(state, data, seat, quest):
+        return FAR
+    pb = PLAYERS + seat * PW
+    pos = state[pb + P_POS]
+    sc = data[O_RULES + R_SC]
+    if pos < 0:
+        pos = sc
+    move = move_points(state, data, seat)
+    r1 = data[X_QUEST_NEED + quest * 2]
+    r2 = data[X_QUEST_NEED + quest * 2 + 1]
+    trip = _dist(data, pos, sc)
+    wait = 0
+    for j in range(2):
+        r = r1 if j == 0 else r2
+        need = 2 if r1 == r2 else 1
+        if state[pb + P_CARRIED + r] >= need:
+            continue
+        best = FAR
+        for sp in range(data[O_RULES + R_NSPOT]):
+            if data[O_SPOT_RES + sp] != r or state[SPOT + sp] == 0 or state[SPOT_OUT + sp]:
+                continue
+            sec = data[O_SPOT_SEC + sp]
+            d = _dist(data, pos, sec) + _dist(data, sec, sc)
+            if d < best:
+                best = d
+        if best >= FAR:
+            wait = 1
+        elif best > trip:
+            trip = best
+    return wait + (trip + move - 1) // move
+
+
+@leaf
+def _draw_quest_choice(state, data, seat):
+    """A_YES when a drawn quest is more likely than not one the seat completes in time: over
+    the quest cards no seat has completed and the seat does not hold (the pile's order is
+    hidden), the share whose :func:`_quest_rounds` fit in :func:`_rounds_left`; else
+    A_PASS."""
+    left = _rounds_left(state, data)
+    q = qp(seat)
+    done = 0
+    for p in range(state[NP]):
+        done |= state[qp(p) + QP_DONE_MASK]
+    n = 0
+    ok = 0
+    for quest in range(data[X_RULES + X_N_QUESTS]):
+        if (done >> quest) & 1:
+            continue
+        held = False
+        for i in range(MAX_HELD):
+            if state[q + QP_HELD + i] == quest:
+                held = True
+        if held:
+            continue
+        n += 1
+        if _quest_rounds(state, data, seat, quest) <= left:
+            ok += 1
+    return A_YES if 2 * ok > n else A_PASS
+
+
+@leaf
+def _quest_phase(state, data, seat, params, buf):
     ph = state[PHASE]
     q = qp(seat)
     if ph == PH_DESTINY:
         a0 = state[q + QP_ALT0]
         a1 = state[q + QP_ALT0 + 1]
-        return A_DESTINY + (1 if _destiny_value(data, a1) > _destiny_value(data, a0) else 0)
+        v0 = _destiny_value(state, data, a0)
+        return A_DESTINY + (1 if _destiny_value(state, data, a1) > v0 else 0)
     if ph == PH_RETURN:
         return A_ORDER + _return_choice(state)
     if ph == PH_ENCHANT or ph == PH_CRYSTAL_SPOT:  # noqa: SIM109
@@ -507,7 +958,13 @@ def _quest_phase(state, data, seat, buf):
                 most = state[q + QP_ITEMS + i]
                 best = i
         return A_ITEM + best
+    if ph == PH_RAVEN:
+        return _raven_choice(state, data, seat, params, buf)
     if ph == PH_GOLD_RELOC:
+        pos = state[PLAYERS + seat * PW + P_POS]
+        if state[NEXT] == NX_ENTER and pos != state[GOLD_ROMAN]:  # the Raven's Roman
+            to, _ = _raven_target(state, data, seat, params, buf, state[GOLD_ROMAN])
+            return A_PASS if to < 0 else A_ROMAN + to
         sec = trader_greedy._roman_spot_choice(state, data, seat, state[GOLD_ROMAN], True)
         if sec < 0 or trader_greedy._completes_conquest(state, data, sec):
             return A_PASS
@@ -523,11 +980,11 @@ def _quest_phase(state, data, seat, buf):
                 return A_QUEST + i
         return A_PASS
     if ph == PH_QUEST_DRAW:
-        return A_YES
+        return _draw_quest_choice(state, data, seat)
     if ph == PH_CRYSTALS:
         n = legal_actions(state, data, buf)
         return buf[n - 1]  # every crystal carried
-    return A_PASS  # the Raven: never moves a Roman
+    return A_PASS
 
 
 @leaf
@@ -559,7 +1016,7 @@ def greedy_action(state, data, seat, params, rng, buf):
     """The Celtic Quest greedy bot's action (``buf``: int32, state.BUF_LEN)."""
     ph = state[PHASE]
     if ph > PH_TURN_END:
-        return _quest_phase(state, data, seat, buf)
+        return _quest_phase(state, data, seat, params, buf)
     if ph == PH_MOVE:
         return _move(state, data, seat, params, rng, buf)
     if ph == PH_START:

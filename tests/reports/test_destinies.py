@@ -38,10 +38,14 @@ def test_the_destiny_table_has_intervals_per_variant(report):
         for who in dealt:
             cell = next(r for r in rows if r["destiny"] == who)[column]
             assert "[" in cell and "%" in cell, (who, column, cell)
-    # the advanced-only cards play only in the advanced variant
+    # the advanced-only cards play only in the advanced variant (the greedy bot may never
+    # keep a basic card there: issue 35's choice values the Mystic least)
+    from sim.games.celtic_quest.params import load_raw
+
+    tier_advanced = {d["id"] for d in load_raw()["destinies"] if d["tier"] == "advanced"}
     basic = set(p.filter(pl.col("variant") == "v0")["role"].unique().to_list())
     advanced = set(p.filter(pl.col("variant") == "v1")["role"].unique().to_list())
-    assert basic < advanced
+    assert basic.isdisjoint(tier_advanced) and advanced & tier_advanced
     extra = next(r for r in rows if r["destiny"] == sorted(advanced - basic)[0])
     assert extra["advanced false"] == "-"
 

@@ -23,13 +23,16 @@ from strategies.celtic_quest.greedy import planned_move
 from strategies.celtic_trader import choose_action
 
 
-def _play(players, n_games, root, on_move=None):
+def _play(players, n_games, root, on_move=None, on_game=None, data=None, phases=(S.PH_MOVE,)):
     """Play ``n_games`` greedy games; ``on_move(state, data, seat, values, rng, buf)`` is
-    called before each movement decision (on copies of the bot's stream and buffer)."""
-    setup = make_setup("celtic_quest", players, {}, "greedy")
+    called before each decision of a phase in ``phases`` (movement by default; on copies of
+    the bot's stream and buffer), ``on_game(g)`` before game g; ``data``: data overrides."""
+    setup = make_setup("celtic_quest", players, {}, "greedy", data=data)
     codes, values = setup.bot_arrays()
     fixed = fixed_destinies(setup)
-    for seed in derive_game_seeds(root, players, np.arange(n_games)):
+    for g, seed in enumerate(derive_game_seeds(root, players, np.arange(n_games))):
+        if on_game is not None:
+            on_game(g)
         data = game_data(setup, int(seed))
         streams = np.zeros((1 + players, 4), np.uint64)
         seed_streams(streams, np.uint64(seed))
@@ -40,7 +43,7 @@ def _play(players, n_games, root, on_move=None):
         while not is_over(a):
             seat = current_player(a)
             rng = streams[1 + seat]
-            if on_move is not None and a[S.PHASE] == S.PH_MOVE:
+            if on_move is not None and a[S.PHASE] in phases:
                 on_move(a, data, seat, values[seat], rng.copy(), buf.copy())
             act = int(choose_action(a, data, seat, codes[seat], values[seat], rng, buf))
             step(a, act, data, streams[0], b)
@@ -149,3 +152,207 @@ def test_greedy_passes_a_roman_with_its_gold():
     res = play_chunk(setup, derive_game_seeds(38, 4, np.arange(400)))
     gold = res.actions[:, :, DECISION_KINDS.index("pass_roman_gold")]
     assert (gold.sum(axis=1) > 0).sum() >= 5
+
+
+def _item_uses(params, n_games=200, root=39):
+    """Per game, the decisions of each kind summed over the seats (greedy, 4 players)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import DECISION_KINDS
+
+    setup = make_setup("celtic_quest", 4, params, "greedy", "random")
+    res = play_chunk(setup, derive_game_seeds(root, 4, np.arange(n_games)))
+    return {k: res.actions[:, :, i].sum(axis=1) for i, k in enumerate(DECISION_KINDS)}
+
+
+def _movement_runs(n_games, root):
+    """Each seat-turn's movement actions in order (greedy, 4 players), from the planner."""
+    runs: dict[tuple, list[int]] = {}
+    game = [0]
+
+    def record(state, data, seat, values, rng, buf):
+        key = (game[0], int(state[S.TURNS]), seat)
+        runs.setdefault(key, []).append(int(planned_move(state, data, seat, values, rng, buf)))
+
+    def new_game(g):
+        game[0] = g
+
+    _play(4, n_games, root=root, on_move=record, on_game=new_game)
+    return list(runs.values())
+
+
+def test_greedy_eats_bread_when_a_goal_is_just_beyond_its_move():
+    """Bread adds bread_extra_tiles MP: greedy eats one when the goal it heads for (the Stone
+    Circle, a quest's token, a crystal, Celtic Trader's best goal) is beyond its MP but within
+    that reach (0 breads in 4,000 games before). With bread_extra_tiles = 0 it eats none."""
+    uses = _item_uses({})
+    assert (uses["bread"] > 0).mean() > 0.6, uses["bread"].mean()
+    assert _item_uses({"bread_extra_tiles": 0})["bread"].sum() == 0
+
+
+def test_a_bread_eaten_is_followed_by_a_move():
+    """Every bread greedy eats is spent: its next movement action in that turn is a step (or
+    another bread), never the end of its movement."""
+    after = []
+    for run in _movement_runs(60, root=40):
+        for i, a in enumerate(run[:-1]):
+            if a == Q.A_BREAD:
+                after.append(run[i + 1])
+    steps = [a for a in after if S.A_SEC <= a < S.A_SPOT or Q.A_GOLD <= a < Q.A_ELIXIR]
+    assert len(after) >= 30
+    assert len(steps) + after.count(Q.A_BREAD) == len(after), after
+
+
+def test_greedy_picks_up_with_an_elixir_when_the_pick_up_would_end_its_move():
+    """The elixir frees elixir_free_pickups pick-ups from the Y count: greedy uses it on a
+    pick-up that would end its movement while MP are left (0 in 4,000 games before), and
+    moves on afterwards (all of about 300 in these games); with elixir_free_pickups = 0 it
+    never uses one."""
+    uses = _item_uses({})
+    assert (uses["pick_up_elixir"] > 0).mean() > 0.6, uses["pick_up_elixir"].mean()
+    assert _item_uses({"elixir_free_pickups": 0})["pick_up_elixir"].sum() == 0
+    after = []
+    for run in _movement_runs(60, root=41):
+        for i, a in enumerate(run[:-1]):
+            if Q.A_ELIXIR <= a < Q.A_CRYSTAL or a == Q.A_CRYSTAL_ELIXIR:
+                after.append(run[i + 1] != S.A_PASS)
+    assert len(after) >= 30 and np.mean(after) > 0.9, (len(after), np.mean(after))
+
+
+def test_the_raven_moves_a_roman_that_stands_in_the_way():
+    """A Raven-type quest may move one Roman before each movement: greedy moves the Roman
+    whose move raises the value of its best goal (a Roman on its route or goal), else one
+    put next to the seat leading in public VP that takes sections from its next movement
+    without lowering its own goal, and passes when neither (0 moves in 4,000 games before).
+    Here every quest is Raven-type, so many seats hold one; stepping the chosen move and its
+    relocation raises the estimate or shrinks the leader's reach every time."""
+    from sim.games.celtic_trader.rules import step as step_rules
+    from strategies.celtic_quest.greedy import (
+        _best_goal_now,
+        _leader_reach,
+        _public_leader,
+        greedy_action,
+    )
+
+    names = ("torc", "cauldron", "mistletoe", "raven")
+    data = {f"quests.{q}.ability": "move_roman_once" for q in names}
+    data.update({f"quests.{q}.amount": 1 for q in names})
+    seen = {"asked": 0, "moved": 0, "raised": 0}
+
+    def check(state, data, seat, values, rng, buf):
+        seen["asked"] += 1
+        a = int(greedy_action(state, data, seat, values, rng, buf))
+        if a == S.A_PASS:
+            return
+        seen["moved"] += 1
+        before = _best_goal_now(state, data, seat, values, buf)
+        s1, s2 = state.copy(), state.copy()
+        step_rules(s1, a, data, rng.copy(), s2)
+        assert s2[S.PHASE] == Q.PH_GOLD_RELOC
+        b = int(greedy_action(s2, data, seat, values, rng, buf))
+        assert b != S.A_PASS
+        s2[S.ROMAN + s2[Q.GOLD_ROMAN]] = 0  # (the relocation, without the movement after)
+        s2[S.ROMAN + b - Q.A_ROMAN] = 1
+        after = _best_goal_now(s2, data, seat, values, buf)
+        leader = _public_leader(state, data, seat)
+        blocked = leader >= 0 and _leader_reach(s2, data, leader, buf) < _leader_reach(
+            state, data, leader, buf
+        )
+        seen["raised"] += after > before or (after >= before and blocked)
+
+    _play(4, 80, root=42, on_move=check, data=data, phases=(Q.PH_RAVEN,))
+    assert seen["asked"] > 300, seen
+    assert 0.02 * seen["asked"] < seen["moved"] < 0.9 * seen["asked"], seen
+    assert seen["raised"] == seen["moved"], seen
+
+
+def test_greedy_draws_a_quest_only_when_it_can_plausibly_complete_one():
+    """At the quest draw greedy draws when most quest cards still in play are ones it could
+    complete (out to the tokens and back to the Stone Circle at its move points) within the
+    rounds the game looks to have left (each end at its pace so far); it always drew before.
+    The same decisions with the spell marker one box from the end (a few rounds left) are
+    mostly declined."""
+    from strategies.celtic_quest.greedy import greedy_action
+
+    seen = {"asked": 0, "drew": 0, "drew_late": 0}
+
+    def check(state, data, seat, values, rng, buf):
+        if state[S.TURNS] < 2 * state[S.NP]:
+            return  # (no pace yet)
+        seen["asked"] += 1
+        seen["drew"] += int(greedy_action(state, data, seat, values, rng, buf)) == Q.A_YES
+        late = state.copy()
+        late[Q.SPELL] = data[Q.X_RULES + Q.X_SPELL_END] - 1
+        seen["drew_late"] += int(greedy_action(late, data, seat, values, rng, buf)) == Q.A_YES
+
+    _play(4, 60, root=43, on_move=check, phases=(Q.PH_QUEST_DRAW,))
+    assert seen["asked"] > 150, seen
+    assert 0.5 * seen["asked"] < seen["drew"] < 0.97 * seen["asked"], seen
+    assert seen["drew_late"] < 0.5 * seen["drew"], seen
+
+
+def _second_crystals(n_games, root, data=None):
+    """(movement decisions carrying a crystal, those turning aside for another crystal,
+    crystals picked up while carrying one)."""
+    from sim.games.celtic_quest.rules import qp
+    from strategies.celtic_quest.greedy import _second_crystal
+
+    seen = [0, 0, 0]
+    legal = np.zeros(S.BUF_LEN, np.int32)
+
+    def check(state, data, seat, values, rng, buf):
+        if state[qp(seat) + Q.QP_CRYST] > 0:
+            seen[0] += 1
+            n = legal_actions(state, data, legal)
+            seen[1] += int(_second_crystal(state, data, seat, buf.copy(), n)) >= 0
+            a = int(planned_move(state, data, seat, values, rng, buf))
+            seen[2] += a in (Q.A_CRYSTAL, Q.A_CRYSTAL_ELIXIR)
+
+    _play(4, n_games, root=root, on_move=check, data=data)
+    return seen
+
+
+def test_greedy_collects_a_second_crystal_when_it_is_near():
+    """Carrying crystals home, greedy turns aside for another crystal when the crystals
+    delivered after the detour, discounted by the turns before they score, are worth more
+    than those it carries home now (100 games: 45 crystals picked while carrying one, 5
+    before). With every crystal worth 0 VP in the data it never turns aside."""
+    from sim.games.celtic_quest.params import load_raw
+
+    carrying, aside, second = _second_crystals(100, root=44)
+    assert carrying > 1000 and aside >= 10 and second >= 30, (carrying, aside, second)
+    raw = load_raw()
+    worthless = {"spell_track.crystal_vp": [0] * len(raw["spell_track"]["crystal_vp"])}
+    for d in raw["destinies"]:
+        worthless[f"destinies.{d['id']}.crystal_vp_each"] = 0
+    for q in raw["quests"]:
+        if q["ability"] == "crystal_vp_plus":
+            worthless[f"quests.{q['id']}.ability"] = "none"
+            worthless[f"quests.{q['id']}.amount"] = 0
+    carrying0, aside0, _ = _second_crystals(100, root=44, data=worthless)
+    assert carrying0 > 100 and aside0 == 0, (carrying0, aside0)
+
+
+def _kept(params, data=None, n_games=300, root=45):
+    """Seat-games keeping each destiny under the advanced deal (greedy, 4 players)."""
+    from sim.core.batch import play_chunk
+    from sim.games.celtic_quest import GAME
+
+    setup = make_setup("celtic_quest", 4, {"advanced": True, **params}, "greedy", data=data)
+    res = play_chunk(setup, derive_game_seeds(root, 4, np.arange(n_games)))
+    return {r: int((res.role == i).sum()) for i, r in enumerate(GAME.roles)}
+
+
+def test_the_advanced_destiny_choice_reads_the_cards_data():
+    """Under the advanced deal greedy keeps the card its data says is worth more to a seat
+    with an even share of the game (upgrades bought with its share of the supply, RP held,
+    quests, crystals, towns and tribes; the Luckiest as the best basic card): raising the
+    Provider's tribe_vp_each in the data makes it kept more often, lowering it to 0 less."""
+    from sim.games.celtic_quest.params import load_raw
+
+    tribe = next(d for d in load_raw()["destinies"] if d["id"] == "provider")["tribe_vp_each"]
+    base = _kept({})["provider"]
+    more = _kept({}, data={"destinies.provider.tribe_vp_each": 3 * tribe})["provider"]
+    none = _kept({}, data={"destinies.provider.tribe_vp_each": 0})["provider"]
+    assert none < base < more, (none, base, more)
+    kept = _kept({})
+    assert len([r for r, k in kept.items() if k > 0]) >= 8, kept  # no card always dropped
