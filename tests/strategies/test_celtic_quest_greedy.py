@@ -103,7 +103,7 @@ def test_crystal_value_reads_the_data():
     """crystal_value is the spell track's value at the box every crystal in play reaches,
     plus the destiny's VP per crystal, both read from the compiled data."""
     from sim.games.celtic_quest.queries import qp
-    from strategies.celtic_quest.greedy import crystal_value
+    from strategies.celtic_quest.greedy_crystals import crystal_value
 
     setup = make_setup("celtic_quest", 4, {}, "greedy")
     data = game_data(setup, 5)
@@ -226,12 +226,8 @@ def test_the_raven_moves_a_roman_that_stands_in_the_way():
     Here every quest is Raven-type, so many seats hold one; stepping the chosen move and its
     relocation raises the estimate or shrinks the leader's reach every time."""
     from sim.games.celtic_trader.rules import step as step_rules
-    from strategies.celtic_quest.greedy import (
-        _best_goal_now,
-        _leader_reach,
-        _public_leader,
-        greedy_action,
-    )
+    from strategies.celtic_quest.greedy import greedy_action
+    from strategies.celtic_quest.greedy_raven import _best_goal_now, _leader_reach, _public_leader
 
     names = ("torc", "cauldron", "mistletoe", "raven")
     data = {f"quests.{q}.ability": "move_roman_once" for q in names}
@@ -293,8 +289,8 @@ def test_greedy_draws_a_quest_only_when_it_can_plausibly_complete_one():
 def _second_crystals(n_games, root, data=None):
     """(movement decisions carrying a crystal, those turning aside for another crystal,
     crystals picked up while carrying one)."""
-    from sim.games.celtic_quest.rules import qp
-    from strategies.celtic_quest.greedy import _second_crystal
+    from sim.games.celtic_quest.queries import qp
+    from strategies.celtic_quest.greedy_crystals import _second_crystal
 
     seen = [0, 0, 0]
     legal = np.zeros(S.BUF_LEN, np.int32)
