@@ -49,12 +49,13 @@ GREEDY_DECL = BotDecl(
 # games, seeds 0-4: 0.553, 0.561, 0.556, 0.559, 0.551 (0.551, 0.571, 0.556, 0.554, 0.558 before).
 # At rollouts=48: 0.538, 0.558, 0.545, 0.543, 0.550 (108 games/s); at 64: 0.544, 0.556, 0.561,
 # 0.562, 0.551 (94 games/s)
-# Domestic trade (issue 42): offers and declines left to greedy too. In Catan with trade on they
-# were 40% of the search's time (benchmarks/search_kinds.py, 4 players, every seat searching,
-# skip=0, 12 games: 534 declines and 182 offers a game) and the search changed greedy's pick in
-# 0.1% and 0.7% of them. Against greedy, 4 players, 800 games a seed (search_measure, seats
-# rotated): 0.533 and 0.550 at seeds 0 and 1 (0.562 and 0.541 without); search-vs-greedy games per
-# CPU second 2.2x and 1.8x.
+# Domestic trade (issue 42): declines left to greedy too. In Catan with trade on, offers and
+# declines were 40% of the search's time (benchmarks/search_kinds.py, 4 players, every seat
+# searching, skip=0, 12 games: 534 declines and 182 offers a game) and the search changed greedy's
+# pick in 0.1% and 0.7% of them. In Troy, with greedy's coast and ship values (issue 35), leaving
+# the offers to greedy too cost strength: against greedy, 4 players, 800 games a seed
+# (search_measure, seats rotated), seeds 2, 3: offers and declines skipped 0.561, 0.541; neither
+# 0.591, 0.589; declines only 0.594, 0.577, at 1.2x the games per CPU second of neither.
 SEARCH_DECL = search_bot_decl(
     GREEDY_DECL,
     decisions.DECISION_KINDS,
@@ -74,7 +75,6 @@ SEARCH_DECL = search_bot_decl(
         "trade_three_to_one",
         "trade_two_to_one",
         "two_to_one_card",
-        "offer",
         "decline",
     ),
     opening=("setup_settlement",),

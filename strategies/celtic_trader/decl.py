@@ -88,11 +88,16 @@ GREEDY_DECL = BotDecl(
 # skipped here changed it in 0-0.2% (order, delivery, claim, pass and token placement in none)
 # and took 34% of the time. Against greedy, 2 players, 3,000 games, seeds 0, 1, 2: 0.596, 0.602,
 # 0.619 (0.608, 0.611, 0.618 without); 4 players, every seat searching: 85 -> 127 games/s.
+# horizon (issue 35, the ladder ordered at 4 players): it counts turns, so 4 turns looked two
+# rounds ahead at 2 players but one at 4, where the search did not beat greedy (ladder, 4
+# players, 602 games: 0.498 [0.459, 0.538]). Two rounds at every player count (2 x players
+# turns, as Celtica's three): against greedy, 4 players, 1,200 games, seed 0: horizon=8 0.606
+# [0.578, 0.634] (horizon=12 0.648 at 0.8x the games/s); 2 players unchanged (4).
 SEARCH_DECL = search_bot_decl(
     GREEDY_DECL,
     DECISION_KINDS,
     rollouts=12,
-    horizon=4,
+    horizon={players: 2 * players for players in range(2, 6)},
     width=3,
     same=1,
     skip=("order", "place_token", "pick_up", "end_move", "claim_vp", "deliver", "pass"),

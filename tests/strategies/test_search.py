@@ -203,16 +203,18 @@ def test_search_params_reject_unknown_or_bad_defaults_and_name_clashes():
 
 
 def test_a_search_default_may_vary_by_player_count_and_each_value_is_checked():
-    """Celtica's horizon is three rounds at every player count (3 x players turns): a
-    default {players: value}, resolved per setup; a bad value in it is refused."""
+    """Celtica's horizon is three rounds at every player count (3 x players turns), Celtic
+    Trader's two: a default {players: value}, resolved per setup; a bad value is refused."""
     greedy = BotDecl("greedy", 1, "g", ParamSet())
     by_players = search_params(greedy, horizon={2: 6, 4: 12})
     assert by_players.get("horizon").default_for(4) == 12
     with pytest.raises(Exception, match="horizon"):
         search_params(greedy, horizon={2: 6, 4: -1})
-    for players in (2, 3, 4, 5):
+    for players in (2, 3, 4, 5):  # rounds: Celtica three, Celtic Trader two
         codes, params = make_setup("celtica", players, {}, "search").bot_arrays()
         assert params[0][P_HORIZON] == 3 * players
+        codes, params = make_setup("celtic_trader", players, {}, "search").bot_arrays()
+        assert params[0][P_HORIZON] == 2 * players
 
 
 _CACHE_PROBE = """
