@@ -430,20 +430,30 @@ def _settle_possible(state, data, p, buf, n):
 
 
 @leaf
-def offers_value_into(state, data, seat, params, buf, first, n, best, values):
-    """``values[first:n]`` of the offers ``buf[first:n]`` (listed last, so a tie goes to an
-    earlier action): each offer's :func:`offer_value` from one build table, or -1 for all when
-    none can beat ``best``, the best earlier value (:func:`offers_bound`); the same pick as
-    valuing each offer alone (issue 42: the offers were a third of greedy's time)."""
+def offers_value_into(state, data, seat, params, buf, first, end, best, values):
+    """``values[first:end]`` of the offers ``buf[first:end]``: each offer's :func:`offer_value`
+    from one build table, or -1 for all when none can beat ``best``, the best value of the
+    actions listed before them (:func:`offers_bound`; a tie goes to the earlier action, so the
+    pick is the same as valuing each offer alone: issue 42, the offers were a third of
+    greedy's time)."""
     weights = stack_float64(4)
     needs = stack_int64(4)
     build_table(state, data, seat, params, weights, needs)
     if offers_bound(state, data, seat, params, weights, needs) <= max(best, 0.0):
-        for i in range(first, n):
+        for i in range(first, end):
             values[i] = -1.0
         return
-    for i in range(first, n):
+    for i in range(first, end):
         values[i] = offer_value(state, data, seat, buf[i], params, weights, needs)
+
+
+@leaf
+def offers_end(buf, first, n):
+    """The end of the block of offers that starts at ``buf[first]`` (listed together)."""
+    end = first
+    while end < n and A_OFFER <= buf[end] < A_ACCEPT:
+        end += 1
+    return end
 
 
 @leaf
@@ -460,12 +470,15 @@ def greedy_action(state, data, seat, params, rng, buf):
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
     values = stack_float64(MAX_ACTIONS)
-    best = -math.inf
-    for i in range(n):
-        a = buf[i]
-        if A_OFFER <= a < A_ACCEPT:  # the offers, listed last: valued only if one could win
-            offers_value_into(state, data, seat, params, buf, i, n, best, values)
-            break
-        values[i] = action_value(state, data, seat, a, params, can_settle, n_roads, mask)
+    best = -math.inf  # of the actions before the offers
+    i = 0
+    while i < n:
+        if A_OFFER <= buf[i] < A_ACCEPT:  # the offers: valued only if one could win
+            end = offers_end(buf, i, n)
+            offers_value_into(state, data, seat, params, buf, i, end, best, values)
+            i = end
+            continue
+        values[i] = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
         best = max(best, values[i])
+        i += 1
     return pick_action(values, n, is_opening(state), params, rng, buf)

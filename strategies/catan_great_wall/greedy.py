@@ -39,8 +39,10 @@ from sim.core.scratch import stack_float64
 from sim.games.catan.params import D_VERTEX_HEXES, G_N_HEX, G_N_VERT, G_VP_TARGET
 from sim.games.catan.rules_shared import trade_ratio
 from sim.games.catan.state import (
+    A_ACCEPT,
     A_CITY,
     A_KNIGHT,
+    A_OFFER,
     A_ROAD,
     A_ROBBER,
     A_ROLL,
@@ -104,6 +106,8 @@ from strategies.catan.greedy import (
     P_VP,
     action_value,
     is_opening,
+    offers_end,
+    offers_value_into,
     pick_action,
     pips,
     place_value,
@@ -438,8 +442,17 @@ def greedy_action(state, data, seat, params, rng, buf):
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
     values = stack_float64(GW_MAX_ACTIONS)
-    for i in range(n):
+    best = -math.inf  # of the actions before the offers (strategies/catan/greedy.py)
+    i = 0
+    while i < n:
+        if A_OFFER <= buf[i] < A_ACCEPT:
+            end = offers_end(buf, i, n)
+            offers_value_into(state, data, seat, params, buf, i, end, best, values)
+            i = end
+            continue
         values[i] = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+        best = max(best, values[i])
+        i += 1
     return pick_action(
         values, n, is_opening(state) or state[PHASE] == PH_FORTRESS, params, rng, buf
     )

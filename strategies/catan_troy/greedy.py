@@ -31,6 +31,8 @@ Scenario values, per action (the highest is played; ties go to the first listed)
   most public VP.
 """
 
+import math
+
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.scratch import stack_float64, stack_int64
@@ -47,6 +49,7 @@ from sim.games.catan.params import (
 from sim.games.catan.rules_placement import distance_ok
 from sim.games.catan.rules_shared import public_victory_points, trade_ratio
 from sim.games.catan.state import (
+    A_ACCEPT,
     A_CITY,
     A_OFFER,
     A_ROAD,
@@ -97,6 +100,8 @@ from strategies.catan.greedy import (
     P_VP,
     action_value,
     is_opening,
+    offers_end,
+    offers_value_into,
     pick_action,
     pips,
     places_mask,
@@ -371,8 +376,17 @@ def greedy_action(state, data, seat, params, rng, buf):
     if inland and n_roads > 0 and not can_settle:
         coast_distances(state, data, seat, dist)
     values = stack_float64(MAX_ACTIONS)
-    for i in range(n):
+    best = -math.inf  # of the actions before the offers (strategies/catan/greedy.py)
+    i = 0
+    while i < n:
+        if A_OFFER <= buf[i] < A_ACCEPT:
+            end = offers_end(buf, i, n)
+            offers_value_into(state, data, seat, params, buf, i, end, best, values)
+            i = end
+            continue
         values[i] = _value(
             state, data, seat, buf[i], params, can_settle, n_roads, mask, inland, dist
         )
+        best = max(best, values[i])
+        i += 1
     return pick_action(values, n, is_opening(state), params, rng, buf)
