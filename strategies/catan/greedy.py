@@ -430,30 +430,32 @@ def _settle_possible(state, data, p, buf, n):
 
 
 @leaf
-def offers_value_into(state, data, seat, params, buf, first, end, best, values):
-    """``values[first:end]`` of the offers ``buf[first:end]``: each offer's :func:`offer_value`
-    from one build table, or -1 for all when none can beat ``best``, the best value of the
-    actions listed before them (:func:`offers_bound`; a tie goes to the earlier action, so the
-    pick is the same as valuing each offer alone: issue 42, the offers were a third of
-    greedy's time)."""
+def value_offers(state, data, seat, params, buf, n, values):
+    """The values of the offers among ``buf[:n]`` (listed together), once every other action
+    of ``values`` is valued: each offer's :func:`offer_value` from one build table, or -1 for
+    all when none can beat the best action listed before them (:func:`offers_bound`; a tie goes
+    to the earlier action, so the pick is the same as valuing each offer alone: issue 42, the
+    offers were a third of greedy's time)."""
+    first = 0
+    while first < n and not A_OFFER <= buf[first] < A_ACCEPT:
+        first += 1
+    end = first
+    while end < n and A_OFFER <= buf[end] < A_ACCEPT:
+        end += 1
+    if first == end:
+        return
+    best = 0.0  # an offer not above 0 is worth -1 anyway
+    for i in range(first):
+        best = max(best, values[i])
     weights = stack_float64(4)
     needs = stack_int64(4)
     build_table(state, data, seat, params, weights, needs)
-    if offers_bound(state, data, seat, params, weights, needs) <= max(best, 0.0):
+    if offers_bound(state, data, seat, params, weights, needs) <= best:
         for i in range(first, end):
             values[i] = -1.0
         return
     for i in range(first, end):
         values[i] = offer_value(state, data, seat, buf[i], params, weights, needs)
-
-
-@leaf
-def offers_end(buf, first, n):
-    """The end of the block of offers that starts at ``buf[first]`` (listed together)."""
-    end = first
-    while end < n and A_OFFER <= buf[end] < A_ACCEPT:
-        end += 1
-    return end
 
 
 @leaf
@@ -470,15 +472,8 @@ def greedy_action(state, data, seat, params, rng, buf):
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
     values = stack_float64(MAX_ACTIONS)
-    best = -math.inf  # of the actions before the offers
-    i = 0
-    while i < n:
-        if A_OFFER <= buf[i] < A_ACCEPT:  # the offers: valued only if one could win
-            end = offers_end(buf, i, n)
-            offers_value_into(state, data, seat, params, buf, i, end, best, values)
-            i = end
-            continue
-        values[i] = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-        best = max(best, values[i])
-        i += 1
+    for i in range(n):
+        if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
+            values[i] = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    value_offers(state, data, seat, params, buf, n, values)
     return pick_action(values, n, is_opening(state), params, rng, buf)

@@ -106,12 +106,11 @@ from strategies.catan.greedy import (
     P_VP,
     action_value,
     is_opening,
-    offers_end,
-    offers_value_into,
     pick_action,
     pips,
     place_value,
     places_mask,
+    value_offers,
 )
 
 # Issue 35: the wall's threat term (``wall_value``). Defaults measured with
@@ -442,17 +441,10 @@ def greedy_action(state, data, seat, params, rng, buf):
         n_places += buf[i] < A_ROLL
     mask = places_mask(state, data, seat, n_places)
     values = stack_float64(GW_MAX_ACTIONS)
-    best = -math.inf  # of the actions before the offers (strategies/catan/greedy.py)
-    i = 0
-    while i < n:
-        if A_OFFER <= buf[i] < A_ACCEPT:
-            end = offers_end(buf, i, n)
-            offers_value_into(state, data, seat, params, buf, i, end, best, values)
-            i = end
-            continue
-        values[i] = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
-        best = max(best, values[i])
-        i += 1
+    for i in range(n):
+        if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
+            values[i] = _value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    value_offers(state, data, seat, params, buf, n, values)
     return pick_action(
         values, n, is_opening(state) or state[PHASE] == PH_FORTRESS, params, rng, buf
     )

@@ -31,8 +31,6 @@ Scenario values, per action (the highest is played; ties go to the first listed)
   most public VP.
 """
 
-import math
-
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.scratch import stack_float64, stack_int64
@@ -100,11 +98,10 @@ from strategies.catan.greedy import (
     P_VP,
     action_value,
     is_opening,
-    offers_end,
-    offers_value_into,
     pick_action,
     pips,
     places_mask,
+    value_offers,
 )
 
 # Issue 35: a coastal place opens the first ship (``coast_value``). Default measured with
@@ -376,17 +373,10 @@ def greedy_action(state, data, seat, params, rng, buf):
     if inland and n_roads > 0 and not can_settle:
         coast_distances(state, data, seat, dist)
     values = stack_float64(MAX_ACTIONS)
-    best = -math.inf  # of the actions before the offers (strategies/catan/greedy.py)
-    i = 0
-    while i < n:
-        if A_OFFER <= buf[i] < A_ACCEPT:
-            end = offers_end(buf, i, n)
-            offers_value_into(state, data, seat, params, buf, i, end, best, values)
-            i = end
-            continue
-        values[i] = _value(
-            state, data, seat, buf[i], params, can_settle, n_roads, mask, inland, dist
-        )
-        best = max(best, values[i])
-        i += 1
+    for i in range(n):
+        if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
+            values[i] = _value(
+                state, data, seat, buf[i], params, can_settle, n_roads, mask, inland, dist
+            )
+    value_offers(state, data, seat, params, buf, n, values)
     return pick_action(values, n, is_opening(state), params, rng, buf)

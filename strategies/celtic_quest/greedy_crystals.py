@@ -22,6 +22,7 @@ from sim.games.celtic_quest.layout import (
     X_TILE_SECS,
 )
 from sim.games.celtic_quest.queries import move_points, qp
+from sim.games.celtic_quest.quests import completable
 from sim.games.celtic_quest.tiles import rep
 from sim.games.celtic_trader.board import capacity
 from sim.games.celtic_trader.params import FAR, N_RES, O_RULES, O_SEC_TILE, R_SC
@@ -41,7 +42,7 @@ from sim.games.celtic_trader.state import (
     ROMAN,
 )
 from strategies.celtic_quest.greedy_items import _bread_reach
-from strategies.celtic_quest.greedy_quests import _quest_ready_held, _reserved
+from strategies.celtic_quest.greedy_quests import _reserved
 from strategies.celtic_quest.greedy_routes import _dist, _first_step, _listed, _search
 from strategies.celtic_trader import greedy as trader_greedy
 
@@ -180,7 +181,7 @@ def _second_crystal(state, data, seat, buf, n):
     keeps (:func:`_make_room_for_crystal` drops it there)."""
     q = qp(seat)
     k = state[q + QP_CRYST]
-    if k == 0 or state[MOVE_ENDED] or state[MP] == 0 or _quest_ready_held(state, data, seat):
+    if k == 0 or state[MOVE_ENDED] or state[MP] == 0 or completable(state, data, seat):
         return -1
     pb = PLAYERS + seat * PW
     pos = state[pb + P_POS]

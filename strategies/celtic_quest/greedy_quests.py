@@ -21,6 +21,7 @@ from sim.games.celtic_quest.layout import (
     X_SPELL_END,
 )
 from sim.games.celtic_quest.queries import move_points, qp, quest_possible, quest_ready
+from sim.games.celtic_quest.quests import completable
 from sim.games.celtic_trader.board import capacity
 from sim.games.celtic_trader.params import (
     FAR,
@@ -80,25 +81,7 @@ def _reserved(state, data, seat, r):
 def _heading_home(state, data, seat):
     """The seat has a reason to go to the Stone Circle now: a quest it can complete there, or
     crystals to deliver."""
-    q = qp(seat)
-    if state[q + QP_CRYST] > 0:
-        return True
-    for i in range(MAX_HELD):
-        quest = state[q + QP_HELD + i]
-        if quest >= 0 and quest_ready(state, data, seat, quest):
-            return True
-    return False
-
-
-@leaf
-def _quest_ready_held(state, data, seat):
-    """The seat holds a quest it can complete now (it carries the quest's pair)."""
-    q = qp(seat)
-    for i in range(MAX_HELD):
-        quest = state[q + QP_HELD + i]
-        if quest >= 0 and quest_ready(state, data, seat, quest):
-            return True
-    return False
+    return state[qp(seat) + QP_CRYST] > 0 or completable(state, data, seat)
 
 
 @leaf
