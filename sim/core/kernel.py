@@ -12,6 +12,14 @@ compiles it with numba's ``_nrt=False``; an allocation inside (``np.zeros``, ``n
 Both compile without numba's C-callable wrapper (``no_cfunc_wrapper``): nothing here takes a
 kernel's address, and the wrapper cost about 5% of a game's cold compile (issue 42).
 
+Both compile one version of a kernel where numba compiles many: numba types a constant argument
+(``xr(data, X_NTILES)``, ``_conquer(s, data, -1)``) as its own literal type and an int32 read from
+an array apart from an int64, and compiled a kernel called from compiled code once for each: 24
+versions of one Celtic Quest accessor, 7 of Celtic Trader's goal search, about a fifth of the
+game's cold compile (issue 42). Here a compiled caller's constants and signed integers narrower
+than 64 bits reach the kernel as int64 (numba computes with int64 anyway); other types keep their
+own versions.
+
 Kernels that allocate keep ``@njit(cache=True)`` and may call leaves. A leaf may call one of them
 only if it is ``@counted``: numba compiles a callee that does not say otherwise with its caller's
 setting, so a plain ``@njit`` kernel that allocates fails to compile under a leaf.
@@ -21,13 +29,38 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+def _widened(ty):
+    """The type a kernel is compiled for when a compiled caller passes ``ty``."""
+    ty = types.unliteral(ty)
+    if isinstance(ty, types.Integer) and ty.signed and ty.bitwidth < 64:
+        return types.int64
+    return ty
+
+
+class _OneVersionDispatcher(CPUDispatcher):
+    """numba's dispatcher, compiled once for every constant and narrow signed integer that
+    compiled callers pass (a call from Python is typed as before)."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(_widened(a) for a in args)
+        kws = {k: _widened(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def _one_version(kernel):
+    kernel.__class__ = _OneVersionDispatcher  # njit's own checks and options, then ours
+    return kernel
 
 
 def leaf(func=None, **options):
     """``@leaf`` or ``@leaf(inline="always")``: a cached njit kernel without reference counts."""
 
     def wrap(f):
-        return njit(cache=True, _nrt=False, no_cfunc_wrapper=True, **options)(f)
+        return _one_version(njit(cache=True, _nrt=False, no_cfunc_wrapper=True, **options)(f))
 
     return wrap(func) if func is not None else wrap
 
@@ -37,7 +70,7 @@ def counted(func=None, **options):
     that allocates and is called from a leaf."""
 
     def wrap(f):
-        return njit(cache=True, _nrt=True, no_cfunc_wrapper=True, **options)(f)
+        return _one_version(njit(cache=True, _nrt=True, no_cfunc_wrapper=True, **options)(f))
 
     return wrap(func) if func is not None else wrap
 

@@ -25,15 +25,20 @@ from sim.games.celtic_quest.layout import (
     X_RULES,
 )
 from sim.games.celtic_quest.queries import qp
-from sim.games.celtic_trader.params import O_RULES, R_QUEST
+from sim.games.celtic_trader.params import O_RULES, QUEST_HOOKS, R_QUEST
 from sim.games.celtic_trader.state import NP, P_ROLE, PLAYERS, PW
 
 
 @njit(cache=True)
 def determinize(state, data, seat, rng, out):
     out[:] = state
-    if data[O_RULES + R_QUEST] == 0:
-        return
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
+        _deal_unseen(state, data, seat, rng, out)
+
+
+@njit(cache=True)
+def _deal_unseen(state, data, seat, rng, out):
+    """``out`` (a copy of ``state``) with what ``seat`` cannot see dealt again."""
     n = state[NP]
     # destinies: the others' cards again, from the deck without the seat's own card
     nd = data[X_RULES + X_N_DESTINY_DECK]

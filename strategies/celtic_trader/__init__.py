@@ -7,7 +7,7 @@ greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`)
 import sim.games.celtic_trader.decisions as decisions  # a module: importing its names is a cycle
 from sim.core.kernel import leaf
 from sim.core.rng import randint
-from sim.games.celtic_trader.params import O_RULES, R_QUEST
+from sim.games.celtic_trader.params import O_RULES, QUEST_HOOKS, R_QUEST
 from sim.games.celtic_trader.rules import (
     advance,
     current_player,
@@ -38,7 +38,7 @@ __all__ = [
 @leaf
 def policy(state, data, seat, params, rng, buf):
     """The greedy bot of the game being played (Celtic Quest plays on these kernels)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         return quest_greedy.greedy_action(state, data, seat, params, rng, buf)
     return greedy_action(state, data, seat, params, rng, buf)
 

@@ -66,6 +66,7 @@ from sim.games.celtic_trader.params import (
     O_SPOT_SEC,
     O_TRADE_VAL,
     O_UPG_COST,
+    QUEST_HOOKS,
     R_NSEC,
     R_NSPOT,
     R_QUEST,
@@ -266,7 +267,7 @@ def search_from(state, data, seat, src, buf):
     ench = 0
     free = 0
     is_quest = data[O_RULES + R_QUEST] != 0
-    if is_quest:
+    if QUEST_HOOKS and is_quest:
         for t in range(xr(data, X_NTILES)):
             if state[ENCH + t]:
                 ench |= 1 << t
@@ -281,7 +282,7 @@ def search_from(state, data, seat, src, buf):
         and buf[SC_KEY + 5] == free
     ):
         return
-    if is_quest:
+    if QUEST_HOOKS and is_quest:
         _bfs_quest(
             state,
             data,
@@ -312,7 +313,7 @@ def search_from(state, data, seat, src, buf):
 def _step_mp(state, data, seat, a, b):
     """MP of the step from ``a`` to the adjacent ``b``: the map's road cost, or in Celtic Quest
     what the rules' move costs now (enchanted tiles merged, Spirit-type quests)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         _, c = step_cost(state, data, seat, a, b)
         return c
     return data[O_DIST + a * MAX_SEC + b]
@@ -410,7 +411,7 @@ def _sc_value(state, data, seat, params):
 def _upg_cost(state, data, seat, lvl):
     """RP to reach ``lvl``: the data's upgrade cost (in Celtic Quest less the seat's
     Anvil-type discounts, Celtic Quest's ``upgrade_cost``)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         return quest_upgrade_cost(state, data, seat, lvl)
     return data[O_UPG_COST + lvl]
 
@@ -419,7 +420,7 @@ def _upg_cost(state, data, seat, lvl):
 def _bonus_step(state, data, seat, c, lvl):
     """VP the seat's card adds for raising capability ``c`` from ``lvl``: its role's bonus
     table, in Celtic Quest its destiny card's own table (destinies.*.movement etc.)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         d = state[qp(seat) + QP_DESTINY]
         if d < 0:
             return 0
@@ -442,7 +443,7 @@ def _rp_are_vp(state, data, seat):
 @leaf
 def _rp_vp_rate(state, data, seat):
     """VP per RP held at the end: the role's rp_as_vp (in Celtic Quest the destiny's)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         d = state[qp(seat) + QP_DESTINY]
         return data[X_DESTINY_RP_VP + d] if d >= 0 else 0
     role = state[PLAYERS + seat * PW + P_ROLE]
@@ -589,7 +590,7 @@ def _plan_move(state, data, seat, params, buf):
                 nxt = data[O_NEXT_HOP + node * MAX_SEC + goal]
                 if nxt < 0:
                     break
-                if is_quest:
+                if QUEST_HOOKS and is_quest:
                     # Celtic Quest: the hop as a position of the map now, if one step away
                     nxt = rep(state, data, nxt)
                     base, _ = step_cost(state, data, seat, node, nxt)

@@ -33,6 +33,7 @@ from sim.games.celtic_trader.params import (
     O_SEC_TILE,
     O_SPOT_RES,
     O_UPG_COST,
+    QUEST_HOOKS,
     R_ARM_SPOTS,
     R_HUB_SPOTS,
     R_QUEST,
@@ -78,7 +79,9 @@ def has_roman_spot(state, data, sec):
         if data[O_SEC_KIND + sec] == K_HUB:
             return data[O_RULES + R_HUB_SPOTS] > 0
         return data[O_RULES + R_ARM_SPOTS] > 0 and data[O_SEC_ROMAN + sec] == 1
-    if data[O_RULES + R_QUEST] and state[ENCH + data[O_SEC_TILE + sec]]:  # Celtic Quest
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST] and state[ENCH + data[O_SEC_TILE + sec]]
+    ):  # Celtic Quest
         return has_roman_spot_enchanted(data, sec)
     return data[O_SEC_ROMAN + sec] == 1
 
@@ -87,7 +90,7 @@ def has_roman_spot(state, data, sec):
 def capacity(state, data, seat):
     """(X max carried, Y free pick-ups) of a seat."""
     lvl = state[PLAYERS + seat * PW + P_CARRY]
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: quests and carried crystals
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: quests and carried crystals
         dx, dy = capacity_bonus(state, seat)
         return data[O_CARRY_X + lvl] + dx, data[O_CARRY_Y + lvl] + dy
     return data[O_CARRY_X + lvl], data[O_CARRY_Y + lvl]
@@ -119,7 +122,7 @@ def scores(state, data, out):
     """out[:n] = each seat's score if the game ended now (VP + role bonus); returns n."""
     n = state[NP]
     for seat in range(n):
-        if data[O_RULES + R_QUEST]:  # Celtic Quest: §6
+        if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: §6
             out[seat] = score(state, data, seat)
         else:
             out[seat] = state[PLAYERS + seat * PW + P_VP] + role_bonus(state, data, seat)
@@ -129,7 +132,7 @@ def scores(state, data, out):
 @leaf
 def upgrade_cost(state, data, pb, lvl):
     """RP to reach capability level ``lvl``."""
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: Anvil-type discounts
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: Anvil-type discounts
         return quest_upgrade_cost(state, data, (pb - PLAYERS) // PW, lvl)
     return data[O_UPG_COST + lvl]
 

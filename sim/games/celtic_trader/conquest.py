@@ -14,6 +14,7 @@ from sim.games.celtic_trader.params import (
     O_RULES,
     O_SEC_BAST,
     O_SEC_KIND,
+    QUEST_HOOKS,
     R_QUEST,
 )
 from sim.games.celtic_trader.state import (
@@ -75,7 +76,9 @@ def _conquer(s, data, b):
         s[DISC + T_ROMAN] += count - 1
     s[CONQ + b] = 1
     s[N_CONQ] += 1
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: the Roman town side has no crystal spot
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST]
+    ):  # Celtic Quest: the Roman town side has no crystal spot
         on_conquest(s, data, b)
     if s[N_CONQ] == N_BAST:
         _end_game(s, END_ALL_CONQUERED)

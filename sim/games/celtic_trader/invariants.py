@@ -21,6 +21,7 @@ from sim.games.celtic_trader.params import (
     O_CARRY_X,
     O_RULES,
     O_SPOT_RES,
+    QUEST_HOOKS,
     R_BAG_RES,
     R_CYCLE,
     R_NSPOT,
@@ -32,7 +33,7 @@ from sim.games.celtic_trader.params import (
     R_TEN_VALUE,
     R_TENS,
 )
-from sim.games.celtic_trader.play import chunk_data, role_mode_of, write_results
+from sim.games.celtic_trader.play import chunk_data, role_mode_of, trader_kernel, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, legal_actions, step
 from strategies.celtic_trader import choose_action
 
@@ -49,7 +50,7 @@ N_ROWS = 1 + len(GENERIC) + len(INVARIANTS)
 @njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         return quest_checks.state_check(s, data)
     n_players = s[S.NP]
     n_spots = data[O_RULES + R_NSPOT]
@@ -101,7 +102,7 @@ def state_check(s, data):
 @njit(cache=True)
 def transition_check(before, after, data):
     """0: Celtic Trader has no invariant over one step beyond the state's own."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         return quest_checks.transition_check(before, after, data)
     return 0
 
@@ -109,7 +110,7 @@ def transition_check(before, after, data):
 @njit(cache=True)
 def score_check(s, data):
     """True if every seat's score equals the sum of its components (RP, VP)."""
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         return quest_checks.score_check(s, data)
     n = s[S.NP]
     z = np.zeros(1, np.int32)
@@ -206,11 +207,12 @@ def checked(setup, seeds, max_steps, corrupt):
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
+    kernel = trader_kernel(checked_kernel)
     for i, j, data in chunk_data(setup, seeds):
         bad = corrupt.copy()
         if bad[0] >= 0:
             bad[0] -= i  # the kernel counts games from the start of its run
-        checked_kernel(
+        kernel(
             data, setup.players, mode, fixed, codes, values, seeds[i:j], max_steps, bad,
             first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip

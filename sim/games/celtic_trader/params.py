@@ -65,6 +65,11 @@ CAP_NAMES = ("movement", "trading", "carrying")
     N_RULES,
 ) = range(24)
 
+# Celtic Quest's hooks are compiled into the rules and bots that test ``QUEST_HOOKS and
+# data[O_RULES + R_QUEST]``: Celtic Quest plays on these kernels. Celtic Trader's own loops are
+# copies compiled with it False (sim/core/specialize.py), which never compile Celtic Quest's code.
+QUEST_HOOKS = True
+
 # Section kinds (data[O_SEC_KIND + sec]).
 K_PLAIN, K_HUB, K_ARM, K_SC = 0, 1, 2, 3
 

@@ -11,9 +11,10 @@ from sim.core.gamedata import compiled_for
 from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.core.specialize import specialized
 from sim.games.celtic_trader.board import role_bonus
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
-from sim.games.celtic_trader.params import O_RULES, R_QUEST, compile_data
+from sim.games.celtic_trader.params import O_RULES, QUEST_HOOKS, R_QUEST, compile_data
 from sim.games.celtic_trader.rules import advance, current_player, init_state, is_over
 from sim.games.celtic_trader.state import (
     BUF_LEN,
@@ -40,7 +41,7 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
     rounds[g] = state[ROUND]
     turns[g] = state[TURNS]
     end_reason[g] = state[REASON]
-    if data[O_RULES + R_QUEST]:
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         quest.write_results(state, data, g, score, components, role, extras)
         return
     for seat in range(score.shape[1]):
@@ -135,10 +136,15 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
     return ROLES_FIXED, setup.role_ids()
 
 
+def trader_kernel(kernel):
+    """``kernel`` as Celtic Trader plays it: compiled without Celtic Quest's hooks."""
+    return specialized(kernel, {"QUEST_HOOKS": False}, "trader")
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
     codes, values = setup.bot_arrays()
-    kernel = chunk_loop(codes, _play_kernel, _play_kernel_plain)
+    kernel = trader_kernel(chunk_loop(codes, _play_kernel, _play_kernel_plain))
     mode, fixed = role_mode_of(setup)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     res = ChunkResult.empty(seeds.shape[0], setup.players, 2, n_kinds=len(DECISION_KINDS))

@@ -82,6 +82,7 @@ from sim.games.celtic_trader.params import (
     O_RULES,
     O_SEC_SPOTS,
     O_SPOT_RES,
+    QUEST_HOOKS,
     R_NSEC,
     R_NSPOT,
     R_QUEST,
@@ -174,7 +175,7 @@ __all__ = [  # the kernel API (sim/games/README.md)
 def init_state(data, n_players, role_mode, fixed_roles, rng, out):
     """Set up a game into ``out`` (§3) and play on to seat 0's first decision."""
     setup_state(data, n_players, role_mode, fixed_roles, out)
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: fixed_roles = destinies (-1: dealt)
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: fixed_roles = destinies (-1: dealt)
         quest.setup(data, n_players, fixed_roles, rng, out)
     begin_turn(out, data, rng)
 
@@ -186,7 +187,9 @@ def legal_actions(state, data, out):
     seat = state[CUR]
     pb = PLAYERS + seat * PW
     n = 0
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: its phases, and its movement and deliveries
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST]
+    ):  # Celtic Quest: its phases, and its movement and deliveries
         if ph > PH_TURN_END:
             return quest.legal(state, data, out)
         if ph == PH_MOVE:
@@ -227,7 +230,7 @@ def legal_actions(state, data, out):
             if _upgrade_affordable(state, data, pb, c):
                 out[n] = A_UPGRADE + c
                 n += 1
-        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+        if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
             n = quest.item_drops(state, out, n)
         return n
     if ph == PH_CLAIM:
@@ -236,7 +239,7 @@ def legal_actions(state, data, out):
         for k in range(1, state[pb + P_RP] + 1):
             out[n] = A_CLAIM + k
             n += 1
-        if data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
+        if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: items discarded on demand
             n = quest.item_drops(state, out, n)
         return n
     if ph == PH_ORDER:
@@ -337,7 +340,11 @@ def _apply(s, action, data, rng):
     ph = s[PHASE]
     seat = s[CUR]
     pb = PLAYERS + seat * PW
-    if data[O_RULES + R_QUEST] and (ph > PH_TURN_END or ph == PH_MOVE or ph == PH_DELIVER):  # noqa: SIM109
+    if (
+        QUEST_HOOKS
+        and data[O_RULES + R_QUEST]
+        and (ph > PH_TURN_END or ph == PH_MOVE or ph == PH_DELIVER)  # noqa: SIM109
+    ):
         _apply_quest(s, action, data, rng)  # Celtic Quest
         return
     if ph == PH_MOVE:
@@ -374,7 +381,9 @@ def _apply(s, action, data, rng):
         if not _any_deliverable(s, pb):
             _end_turn(s, data, rng)
         return
-    if data[O_RULES + R_QUEST] and quest.is_item_drop(action):  # Celtic Quest (upgrade, claim)
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST] and quest.is_item_drop(action)
+    ):  # Celtic Quest (upgrade, claim)
         quest.drop_item(s, data, action - A_DROP_ITEM)
         return
     if ph == PH_UPGRADE:

@@ -25,6 +25,7 @@ from sim.games.celtic_trader.params import (
     O_ROLE_START,
     O_RULES,
     O_SEC_BAST,
+    QUEST_HOOKS,
     R_CAP_ROUNDS,
     R_DRAWS,
     R_NSEC,
@@ -114,7 +115,7 @@ def _begin_turn(s, data, rng):
     s[MOVE_ENDED] = 0
     s[MP] = 0
     pb = PLAYERS + s[CUR] * PW
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: destinies are dealt at setup
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:  # Celtic Quest: destinies are dealt at setup
         if not quest.begin_turn(s, data):
             _after_role(s, data, rng)
         return
@@ -154,7 +155,9 @@ def _start_draw(s, data, rng):
     s[DRAWS_LEFT] = data[O_RULES + R_DRAWS]
     s[N_PENDING] = 0
     s[N_DRAWN_LOG] = 0
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: Talisman-type quests draw more, put some back
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST]
+    ):  # Celtic Quest: Talisman-type quests draw more, put some back
         s[DRAWS_LEFT] = quest.draws_this_turn(s, data)
         _draw_up(s, rng)
         if quest.must_return(s, data):
@@ -242,7 +245,9 @@ def _resolve(s, data, rng, k):
             s[DISC + j] = 0
         s[BAG + T_CYCLE] += 1
         _draw_up(s, rng)
-        if data[O_RULES + R_QUEST]:  # Celtic Quest: a Talisman return waited for these draws
+        if (
+            QUEST_HOOKS and data[O_RULES + R_QUEST]
+        ):  # Celtic Quest: a Talisman return waited for these draws
             return not quest.must_return(s, data)
         return True
     if k == T_ORDERS:
@@ -306,7 +311,9 @@ def _place_player(s, data, rng, sec):
 @leaf
 def _enter_move(s, data):
     pb = PLAYERS + s[CUR] * PW
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: a Raven-type quest first; Horse-type MP
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST]
+    ):  # Celtic Quest: a Raven-type quest first; Horse-type MP
         if quest.raven_offered(s, data):
             return
         s[MP] = quest.move_points(s, data, s[CUR])
@@ -325,7 +332,9 @@ def _after_move(s, data, rng):
     """Phase 3 (§4.6, §4.7) where the movement ended, if anything can be done there."""
     pb = PLAYERS + s[CUR] * PW
     pos = s[pb + P_POS]
-    if data[O_RULES + R_QUEST]:  # Celtic Quest: quests first at the Stone Circle (§4.5, §4.6)
+    if (
+        QUEST_HOOKS and data[O_RULES + R_QUEST]
+    ):  # Celtic Quest: quests first at the Stone Circle (§4.5, §4.6)
         if pos == data[O_RULES + R_SC]:
             if quest.completable(s, data, s[CUR]):
                 s[PHASE] = PH_QUEST_DONE
@@ -369,7 +378,7 @@ def _enter_claim(s, data, rng):
 @leaf
 def _claim_done(s, data, rng):
     """After the claim: the turn ends (Celtic Quest: its Stone Circle steps 4-6 first)."""
-    if data[O_RULES + R_QUEST] and quest.sc_step(s, data, 4):
+    if QUEST_HOOKS and data[O_RULES + R_QUEST] and quest.sc_step(s, data, 4):
         return
     _end_turn(s, data, rng)
 

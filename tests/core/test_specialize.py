@@ -1,0 +1,59 @@
+"""sim/core/specialize.py: copies of a kernel with a module constant changed (issue 42)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sim.core.specialize import specialized
+from tests.core import specialize_kernels as K
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_copy_drops_the_branch_and_the_original_keeps_it():
+    copy = specialized(K.top, {"HOOKS": False}, "nohooks")
+    assert copy(1, True) == 4  # 2 * plain(1): the hook's branch is gone
+    assert K.top(1, True) == 202  # the original still calls the hook
+    assert K.top(1, False) == copy(1, False) == 4
+
+
+def test_only_kernels_that_read_the_constant_are_copied():
+    copy = specialized(K.top, {"HOOKS": False}, "nohooks")
+    assert copy is not K.top
+    assert copy.py_func.__qualname__ == "top__nohooks"  # cached under its own name
+    assert copy.py_func.__globals__["middle"].py_func.__qualname__ == "middle__nohooks"
+    assert copy.py_func.__globals__["middle"].py_func.__globals__["HOOKS"] is False
+    assert specialized(K.unrelated, {"HOOKS": False}, "nohooks") is K.unrelated
+    assert specialized(K.top, {"HOOKS": False}, "nohooks") is copy  # one copy per kernel
+    assert K.middle.py_func.__globals__["HOOKS"] is True  # the module is untouched
+
+
+def test_a_closure_calls_the_copies():
+    call = K.caller_of(K.middle)
+    copy = specialized(call, {"HOOKS": False}, "nohooks")
+    assert copy(1, True) == 1002
+    assert call(1, True) == 1101
+
+
+def test_celtic_traders_copies_never_compile_celtic_quests_code(tmp_path):
+    """In a fresh cache: Celtic Trader's score copy compiles without Celtic Quest's scoring,
+    which the shared kernel (Celtic Quest's) compiles."""
+    script = (
+        "import numpy as np\n"
+        "from sim.games.celtic_trader.board import scores\n"
+        "from sim.games.celtic_trader.play import trader_kernel\n"
+        "from sim.games.celtic_quest.scoring import score\n"
+        "state, data = np.zeros(600, np.int32), np.zeros(4000, np.int32)\n"
+        "out = np.zeros(5, np.int32)\n"
+        "trader_kernel(scores)(state, data, out)\n"
+        "print(len(score.signatures))\n"
+        "scores(state, data, out)\n"
+        "print(len(score.signatures))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["0", "1"]
