@@ -52,7 +52,8 @@ class _OneVersionDispatcher(CPUDispatcher):
 
 
 def _one_version(kernel):
-    kernel.__class__ = _OneVersionDispatcher  # njit's own checks and options, then ours
+    if isinstance(kernel, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a Python function)
+        kernel.__class__ = _OneVersionDispatcher  # njit's own checks and options, then ours
     return kernel
 
 

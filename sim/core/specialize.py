@@ -29,7 +29,10 @@ _MODULES: dict[tuple, types.ModuleType] = {}  # (module name, constants, tag) ->
 
 
 def specialized(kernel: Dispatcher, constants: dict, tag: str) -> Dispatcher:
-    """``kernel`` compiled with the module globals ``constants`` (name -> value) replaced."""
+    """``kernel`` compiled with the module globals ``constants`` (name -> value) replaced
+    (``kernel`` itself under ``NUMBA_DISABLE_JIT``: the source's values, tested at run time)."""
+    if not isinstance(kernel, Dispatcher):
+        return kernel
     return _Copier(constants, tag).copy(kernel)
 
 
