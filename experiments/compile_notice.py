@@ -28,12 +28,17 @@ TIMES_FILE = "compile-seconds.json"
 
 
 def loop_kernels(game: str) -> tuple | None:
-    """``(every_bot_loop, plain_loop)`` of a game, or None for a game without numba loops."""
+    """``(every_bot_loop, plain_loop)`` as the game plays them, or None for a game without
+    numba loops. A play module that plays copies of its loops says which (``played_loops``:
+    Celtic Trader's, compiled without Celtic Quest's hooks); one that plays another module's
+    names it (``LOOPS_MODULE``: Celtic Quest plays Celtic Trader's shared loops)."""
     module_name = GAME_MODULES.get(game, "")
     if not module_name.startswith("sim.games."):
         return None
     try:
         play = importlib.import_module(f"{module_name}.play")
+        if hasattr(play, "played_loops"):
+            return play.played_loops()
         owner = importlib.import_module(getattr(play, "LOOPS_MODULE", play.__name__))
         return owner._play_kernel, owner._play_kernel_plain
     except (ImportError, AttributeError):

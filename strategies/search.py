@@ -98,6 +98,7 @@ from numba import njit, uint64
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import mix64, randint, seed_stream
+from sim.core.specialize import specialized
 
 SEARCH_CODE = 2
 
@@ -110,6 +111,16 @@ def chunk_loop(codes, every_bot, plain):
     each game keeps two copies of its short chunk loop; a greedy or random run then never pays
     for compiling the search (issue 42)."""
     return every_bot if any(int(c) == SEARCH_CODE for c in codes) else plain
+
+
+def checked_loop(codes, kernel, choose_plain):
+    """The checked loop (sim/core/check.py) for seats with these bot ``codes``: ``kernel``
+    unless a seat searches, else a copy of it that calls the game's ``choose_plain`` where it
+    calls ``choose_action``, so ``menhir check`` with random and greedy seats never compiles
+    the search either (sim/core/specialize.py)."""
+    if any(int(c) == SEARCH_CODE for c in codes):
+        return kernel
+    return specialized(kernel, {"choose_action": choose_plain}, "plain")
 
 
 SEARCH_PARAMS: tuple[Param, ...] = (

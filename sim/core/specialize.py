@@ -30,7 +30,9 @@ _MODULES: dict[tuple, types.ModuleType] = {}  # (module name, constants, tag) ->
 
 def specialized(kernel: Dispatcher, constants: dict, tag: str) -> Dispatcher:
     """``kernel`` compiled with the module globals ``constants`` (name -> value) replaced
-    (``kernel`` itself under ``NUMBA_DISABLE_JIT``: the source's values, tested at run time)."""
+    (``kernel`` itself under ``NUMBA_DISABLE_JIT``: the source's values, tested at run time).
+    A value may be a kernel: every copy then calls it in place of the one the name held (the
+    checked loops call ``choose_plain`` in place of ``choose_action``: no search compiled)."""
     if not isinstance(kernel, Dispatcher):
         return kernel
     return _Copier(constants, tag).copy(kernel)
@@ -112,11 +114,8 @@ class _Copier:
         if not isinstance(kernel._cache, NullCache):
             copied.enable_caching()
         _COPIES[key] = copied  # before its callees are copied: a cycle finds it
-        for name, value in self.constants.items():
-            if name in namespace:
-                namespace[name] = value
         for (where, name), callee in _callees(kernel):
-            if not self.reads(callee):
+            if not self.reads(callee) or (where == "global" and name in self.constants):
                 continue
             if where == "global":
                 namespace[name] = self.copy(callee)
@@ -124,6 +123,9 @@ class _Copier:
                 namespace[name] = self.module(func.__globals__[name])
             else:
                 cells[name].cell_contents = self.copy(callee)
+        for name, value in self.constants.items():
+            if name in namespace:  # a kernel put in another's place is copied in its turn
+                namespace[name] = self.copy(value) if isinstance(value, Dispatcher) else value
         return copied
 
     def module(self, module: types.ModuleType) -> types.ModuleType:

@@ -41,3 +41,15 @@ def caller_of(kernel):
         return kernel(x, on) + 1000
 
     return call
+
+
+@njit
+def dispatch(x, on):
+    """Stands for a game's bot dispatch (``choose_action``, which reaches the search)."""
+    return hook(x)
+
+
+@njit
+def loop(x, on):
+    """Stands for a checked loop calling the dispatch by its global name."""
+    return dispatch(x, on) + middle(x, on)

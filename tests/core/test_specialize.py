@@ -57,3 +57,46 @@ def test_celtic_traders_copies_never_compile_celtic_quests_code(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["0", "1"]
+
+
+def test_a_kernel_put_in_anothers_place_is_called_and_copied_in_turn():
+    """The checked loops call ``choose_plain`` where they call ``choose_action``; a kernel put
+    in place that reads a constant is copied with it too."""
+    plain = specialized(K.loop, {"dispatch": K.middle}, "plain")
+    assert plain(1, True) == 101 + 101  # middle's hook twice, dispatch never
+    assert K.loop(1, True) == 101 + 101
+    assert K.loop(1, False) == 101 + 2
+    assert plain(1, False) == 2 + 2
+    both = specialized(K.loop, {"dispatch": K.middle, "HOOKS": False}, "both")
+    assert both(1, True) == 2 + 2  # the kernel put in place is the copy without the hook
+    assert both.py_func.__globals__["dispatch"].py_func.__qualname__ == "middle__both"
+
+
+def test_a_checked_run_with_random_seats_never_compiles_the_search(tmp_path):
+    """In a fresh cache, ``menhir check``'s loop with random seats compiles Celtica's rules and
+    bots but no kernel of the search (strategies/search.py's checked_loop)."""
+    script = (
+        "import numpy as np\n"
+        "from numba.core import event\n"
+        "from sim.core.check import NO_CORRUPTION, invariants_module\n"
+        "from sim.core.registry import make_setup\n"
+        "names = []\n"
+        "class Listen(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        names.append(ev.data['dispatcher'].py_func.__qualname__)\n"
+        "    def on_end(self, ev):\n"
+        "        pass\n"
+        "event.register('numba:compile', Listen())\n"
+        "setup = make_setup('celtica', 3, {}, 'random')\n"
+        "invariants_module('celtica').checked(setup, np.arange(1, dtype=np.uint64), 10_000,"
+        " NO_CORRUPTION)\n"
+        "print(len(names), sum('search_action' in n for n in names),"
+        " sum('checked_kernel__plain' in n for n in names))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    compiled, searches, plain_loops = map(int, done.stdout.split())
+    assert compiled > 10 and searches == 0 and plain_loops == 1

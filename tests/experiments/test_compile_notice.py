@@ -88,3 +88,12 @@ def test_a_corrupt_estimates_file_is_ignored(cache):
     assert notice.read_times() == {}
     assert notice.estimate_text(None) == notice.FIRST_GUESS
     assert notice.estimate_text(41.6) == "about 42 s last time"
+
+
+def test_celtic_trader_is_noticed_by_the_copies_it_plays():
+    """Celtic Trader plays copies of the shared loops (compiled without Celtic Quest's hooks):
+    the notice must look for those in the cache, Celtic Quest's for the shared ones."""
+    trader = [k.py_func.__qualname__ for k in notice.loop_kernels("celtic_trader")]
+    quest = [k.py_func.__qualname__ for k in notice.loop_kernels("celtic_quest")]
+    assert trader == ["_play_kernel__trader", "_play_kernel_plain__trader"]
+    assert quest == ["_play_kernel", "_play_kernel_plain"]

@@ -37,15 +37,16 @@ def test_chunk_loop_takes_the_plain_loop_unless_a_seat_searches():
 
 
 _PROBE = """
-import json, sys, importlib
+import json, sys
 import numpy as np
+from experiments.compile_notice import loop_kernels
 from sim.core.registry import get_game, make_setup
 out = {}
-for game, module, players in json.loads(sys.argv[1]):
-    loops = importlib.import_module(module)
+for game, players in json.loads(sys.argv[1]):
+    every_bot, plain = loop_kernels(game)  # the loops as the game plays them
     for bots in ("random", "greedy"):
         get_game(game).play(make_setup(game, players, {}, bots), np.arange(2, dtype=np.uint64))
-    out[game] = [len(loops._play_kernel.signatures), len(loops._play_kernel_plain.signatures)]
+    out[game] = [len(every_bot.signatures), len(plain.signatures)]
 print(json.dumps(out))
 """
 
@@ -53,7 +54,7 @@ print(json.dumps(out))
 def test_a_greedy_chunk_never_compiles_or_loads_the_search_loop():
     """In a fresh process, random and greedy seats touch only the plain loop: the loop with
     the search (and so the search kernel itself) is neither compiled nor loaded from cache."""
-    games = [[g, loops_module(g), players_of(g)] for g in GAMES]
+    games = [[g, players_of(g)] for g in GAMES]
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, json.dumps(games)],
         cwd=ROOT,

@@ -35,7 +35,8 @@ from sim.games.catan.rules_longest import road_length
 from sim.games.catan.rules_placement import road_edges, road_ok
 from sim.games.catan.rules_shared import victory_points
 from sim.games.catan.trade import offer_get, offer_give
-from strategies.catan import choose_action
+from strategies.catan import choose_action, choose_plain
+from strategies.search import checked_loop
 
 INVARIANTS = (
     "resource cards conserved",
@@ -444,11 +445,12 @@ def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = compile_data(dict(setup.params), setup.players)
     codes, values = setup.bot_arrays()
+    kernel = checked_loop(codes, checked_kernel, choose_plain)
     n = seeds.shape[0]
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    checked_kernel(
+    kernel(
         data, setup.players, codes, values, np.ascontiguousarray(seeds, np.uint64), max_steps,
         corrupt, first_code, first_step, counts,
     )  # fmt: skip

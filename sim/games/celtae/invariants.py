@@ -91,7 +91,8 @@ from sim.games.celtae.state import (
     TOKEN_RESERVE,
     TRACK,
 )
-from strategies.celtae import choose_action
+from strategies.celtae import choose_action, choose_plain
+from strategies.search import checked_loop
 
 NON_DRUID_WORKERS = 56  # 16 farmers + 16 builders + 16 soldiers + 8 nobles
 DRUIDS = 10
@@ -359,12 +360,13 @@ def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = setup_data(setup)
     codes, values = setup.bot_arrays()
+    kernel = checked_loop(codes, checked_kernel, choose_plain)
     mode, fixed = role_mode_of(setup)
     n = seeds.shape[0]
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    checked_kernel(
+    kernel(
         data, setup.players, mode, fixed, codes, values, np.ascontiguousarray(seeds, np.uint64),
         max_steps, corrupt, first_code, first_step, counts,
     )  # fmt: skip

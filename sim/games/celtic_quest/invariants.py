@@ -32,6 +32,8 @@ from sim.games.celtic_quest.checks import (
 )
 from sim.games.celtic_quest.play import chunk_data, fixed_destinies
 from sim.games.celtic_trader import state as S
+from strategies.celtic_trader import choose_plain
+from strategies.search import checked_loop
 
 __all__ = [  # the invariants interface (sim/games/README.md), and the codes the tests name
     "CARRY",
@@ -69,6 +71,7 @@ def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py);
     on generated maps (the default) each game is checked on its own map."""
     codes, values = setup.bot_arrays()
+    loop = checked_loop(codes, trader_checks.checked_kernel, choose_plain)  # the shared loop
     fixed = fixed_destinies(setup)
     seeds = np.ascontiguousarray(seeds, np.uint64)
     n = seeds.shape[0]
@@ -79,8 +82,8 @@ def checked(setup, seeds, max_steps, corrupt):
         bad = corrupt.copy()
         if bad[0] >= 0:
             bad[0] -= i  # the kernel counts games from the start of its run
-        checked_kernel(
-            data, setup.players, fixed, codes, values, seeds[i:j], max_steps, bad,
-            first_code[i:j], first_step[i:j], counts,
+        loop(
+            data, setup.players, S.ROLES_RANDOM, fixed, codes, values, seeds[i:j], max_steps,
+            bad, first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip
     return first_code, first_step, counts

@@ -35,7 +35,8 @@ from sim.games.celtic_trader.params import (
 )
 from sim.games.celtic_trader.play import chunk_data, role_mode_of, trader_kernel, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, legal_actions, step
-from strategies.celtic_trader import choose_action
+from strategies.celtic_trader import choose_action, choose_plain
+from strategies.search import checked_loop
 
 INVARIANTS = (
     "tokens conserved",
@@ -207,7 +208,7 @@ def checked(setup, seeds, max_steps, corrupt):
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    kernel = trader_kernel(checked_kernel)
+    kernel = trader_kernel(checked_loop(codes, checked_kernel, choose_plain))
     for i, j, data in chunk_data(setup, seeds):
         bad = corrupt.copy()
         if bad[0] >= 0:

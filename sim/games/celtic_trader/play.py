@@ -141,6 +141,11 @@ def trader_kernel(kernel):
     return specialized(kernel, {"QUEST_HOOKS": False}, "trader")
 
 
+def played_loops() -> tuple:
+    """``(every_bot_loop, plain_loop)`` as Celtic Trader plays them (its copies)."""
+    return trader_kernel(_play_kernel), trader_kernel(_play_kernel_plain)
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
     codes, values = setup.bot_arrays()

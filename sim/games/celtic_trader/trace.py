@@ -63,7 +63,7 @@ from sim.games.celtic_trader.params import (
     resource_names,
     section_names,
 )
-from sim.games.celtic_trader.play import game_data, role_mode_of, write_results
+from sim.games.celtic_trader.play import game_data, role_mode_of, trader_kernel, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, step
 from sim.games.celtic_trader.setup import setup_state
 from strategies.celtic_trader import choose_action, choose_plain
@@ -764,6 +764,8 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     _DATA_CACHE["data"] = data
     codes, values = setup.bot_arrays()
     choose = chunk_loop(codes, choose_action, choose_plain)  # greedy never compiles the search
+    # the kernels Celtic Trader's loops play (compiled without Celtic Quest's hooks)
+    choose, init, step_, write = map(trader_kernel, (choose, init_state, step, write_results))
     mode, fixed = role_mode_of(setup)
     streams = np.zeros((1 + setup.players, 4), np.uint64)
     seed_streams(streams, np.uint64(seed % 2**64))
@@ -772,7 +774,7 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
     buf = np.zeros(S.BUF_LEN, np.int32)
     before = np.zeros(S.STATE_LEN, np.int32)
     setup_state(data, setup.players, mode, fixed, before)  # the table before the first turn
-    init_state(data, setup.players, mode, fixed, streams[0], a)
+    init(data, setup.players, mode, fixed, streams[0], a)
     lines = [
         f"Celtic Trader, {setup.players} players, seed {seed}, bots "
         + ", ".join(str(x) for x in setup.bots)
@@ -787,13 +789,13 @@ def trace(setup, seed: int) -> tuple[list[str], ChunkResult]:
         act = int(choose(a, data, seat, codes[seat], values[seat], streams[1 + seat], buf))
         lines.append(f"  seat {seat} {describe_action(a, act)}")
         counts[seat, decision_kind(a, act)] += 1
-        step(a, act, data, streams[0], b)
+        step_(a, act, data, streams[0], b)
         lines += [f"  {x}" for x in describe_step(a, b, act)]
         a, b = b, a
     res = ChunkResult.empty(1, setup.players, 2, n_kinds=len(DECISION_KINDS))
     res.actions[0] = counts
-    write_results(a, data, 0, res.rounds, res.turns, res.end_reason, res.score,
-                  res.components, res.role, res.extras)  # fmt: skip
+    write(a, data, 0, res.rounds, res.turns, res.end_reason, res.score,
+          res.components, res.role, res.extras)  # fmt: skip
     lines += final_lines(a, data, res)
     scores = ", ".join(
         f"seat {s} {res.score[0, s]} ({res.components[0, s, 0]} VP + "

@@ -17,7 +17,8 @@ from sim.games.celtica import state as S
 from sim.games.celtica.params import compile_data
 from sim.games.celtica.play import write_results
 from sim.games.celtica.rules import current_player, init_state, is_over, legal_actions, step
-from strategies.celtica import choose_action
+from strategies.celtica import choose_action, choose_plain
+from strategies.search import checked_loop
 
 INVARIANTS = (
     "fragments conserved",
@@ -194,12 +195,13 @@ def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = compile_data(dict(setup.params))
     codes, values = setup.bot_arrays()
+    kernel = checked_loop(codes, checked_kernel, choose_plain)
     n = seeds.shape[0]
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
     fixed = np.zeros(max(setup.players, 1), np.int64)
-    checked_kernel(
+    kernel(
         data, setup.players, 0, fixed, codes, values, np.ascontiguousarray(seeds, np.uint64),
         max_steps, corrupt, first_code, first_step, counts,
     )  # fmt: skip
