@@ -11,6 +11,17 @@ from tests.core import specialize_kernels as K
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _in_fresh_cache(script: str, cache) -> str:
+    """What ``script`` prints, run in a new process with an empty numba cache (so what it
+    compiles is compiled there, never loaded)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 def test_the_copy_drops_the_branch_and_the_original_keeps_it():
     copy = specialized(K.top, {"HOOKS": False}, "nohooks")
     assert copy(1, True) == 4  # 2 * plain(1): the hook's branch is gone
@@ -51,12 +62,7 @@ def test_celtic_traders_copies_never_compile_celtic_quests_code(tmp_path):
         "scores(state, data, out)\n"
         "print(len(score.signatures))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["0", "1"]
+    assert _in_fresh_cache(script, tmp_path).split() == ["0", "1"]
 
 
 def test_a_kernel_put_in_anothers_place_is_called_and_copied_in_turn():
@@ -93,10 +99,5 @@ def test_a_checked_run_with_random_seats_never_compiles_the_search(tmp_path):
         "print(len(names), sum('search_action' in n for n in names),"
         " sum('checked_kernel__plain' in n for n in names))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    compiled, searches, plain_loops = map(int, done.stdout.split())
+    compiled, searches, plain_loops = map(int, _in_fresh_cache(script, tmp_path).split())
     assert compiled > 10 and searches == 0 and plain_loops == 1
