@@ -192,7 +192,7 @@ def _continue(s, data, rng):
 @leaf
 def _resolve(s, data, rng, k):
     """Resolve one drawn token (§4.4); False when the drawer must choose (phase set)."""
-    if k >= T_DRUID:  # Celtic Quest's tokens (never in a Celtic Trader bag)
+    if QUEST_HOOKS and k >= T_DRUID:  # Celtic Quest's tokens (never in a Celtic Trader bag)
         return quest.resolve(s, data, k)
     if k < N_RES:
         empty = -1
