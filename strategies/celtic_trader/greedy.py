@@ -358,6 +358,13 @@ def _token_value(state, data, seat, sec, r, move_level):
     the seat's RP rate."""
     pb = PLAYERS + seat * PW
     trade = data[O_TRADE_VAL + (state[pb + P_TRADE])]
+    return _token_value_with(state, data, sec, r, move_level, trade, _rp_unit(state, data, seat))
+
+
+@leaf
+def _token_value_with(state, data, sec, r, move_level, trade, unit):
+    """:func:`_token_value` given the seat's trade bonus and RP unit (one goal search reads
+    them once for all its spots)."""
     turns = O_HUB_TURNS + (move_level * MAX_SEC + sec) * N_BAST
     best = 0.0
     for b in range(N_BAST):
@@ -367,7 +374,7 @@ def _token_value(state, data, seat, sec, r, move_level):
         val = v / (1.0 + data[turns + b])
         if val > best:
             best = val
-    return best * _rp_unit(state, data, seat)
+    return best * unit
 
 
 @leaf
@@ -512,6 +519,8 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
                 best_target = hub
     # fetch a token
     if ncarry < x_max:
+        unit = _rp_unit(state, data, seat)
+        move_level = state[pb + P_MOVE]
         for sp in range(data[O_RULES + R_NSPOT]):
             if state[SPOT + sp] == 0:
                 continue
@@ -521,7 +530,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
                 continue
             if ended and sec != pos:
                 continue
-            v = _token_value(state, data, seat, sec, data[O_SPOT_RES + sp], state[pb + P_MOVE])
+            v = _token_value_with(state, data, sec, data[O_SPOT_RES + sp], move_level, trade, unit)
             score = params[G_PICKUP] * v / (1.0 + _turns(d, mp, move))
             if score > best_score:
                 best_score = score
