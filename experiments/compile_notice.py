@@ -7,7 +7,7 @@ Before the first game, :func:`compile_notice` checks numba's cache index of that
 is missing it prints one line on stderr with the bot level and an estimate, and on a terminal
 keeps that line ticking with the seconds spent. The estimate is the time the same loop took the
 last time it compiled on this machine (any earlier code version), kept in a small JSON file
-beside numba's cache folders; before any, it says "about a minute".
+beside numba's cache folders; before any, it says "10 s to a minute" (make bench lists each game's).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sim.core.registry import GAME_MODULES
 
-FIRST_GUESS = "about a minute"
+FIRST_GUESS = "10 s to a minute"
 TIMES_FILE = "compile-seconds.json"
 
 
