@@ -65,6 +65,28 @@ def test_celtic_traders_copies_never_compile_celtic_quests_code(tmp_path):
     assert _in_fresh_cache(script, tmp_path).split() == ["0", "1"]
 
 
+def test_celtic_traders_loop_compiles_nothing_of_celtic_quest(tmp_path):
+    """In a fresh cache, a greedy Celtic Trader game compiles its rules and bots and not one
+    Celtic Quest kernel: a new hook in the shared engine that forgets ``QUEST_HOOKS`` fails."""
+    script = (
+        "import numpy as np\n"
+        "from numba.core import event\n"
+        "from sim.core.registry import get_game, make_setup\n"
+        "names = []\n"
+        "class Listen(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        names.append(ev.data['dispatcher'].py_func.__module__)\n"
+        "    def on_end(self, ev):\n"
+        "        pass\n"
+        "event.register('numba:compile', Listen())\n"
+        "setup = make_setup('celtic_trader', 4, {}, 'greedy')\n"
+        "get_game('celtic_trader').play(setup, np.arange(1, dtype=np.uint64))\n"
+        "print(len(names), sorted({n for n in names if 'celtic_quest' in n}))\n"
+    )
+    compiled, quest = _in_fresh_cache(script, tmp_path).split(" ", 1)
+    assert int(compiled) > 50 and quest.strip() == "[]"
+
+
 def test_a_kernel_put_in_anothers_place_is_called_and_copied_in_turn():
     """The checked loops call ``choose_plain`` where they call ``choose_action``; a kernel put
     in place that reads a constant is copied with it too."""

@@ -451,7 +451,7 @@ def _apply(s, action, data, rng):
             _enter_move(s, data)
         return
     if ph == PH_START:
-        if action >= A_GOLD:  # Celtic Quest: first placement passing a Roman with a gold
+        if QUEST_HOOKS and action >= A_GOLD:  # Celtic Quest: first placement past a Roman, gold
             quest.place_with_gold(s, data, action - A_GOLD)
             s[NEXT] = NX_ENTER
             s[PHASE] = PH_GOLD_RELOC
