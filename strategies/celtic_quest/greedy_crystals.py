@@ -111,6 +111,16 @@ def _make_room_for_crystal(state, data, seat, buf, n):
 
 
 @leaf
+def _crystal_site(state, data, t, j, pos, dist):
+    """Section ``j`` of the crystal tile ``t`` as a place to fetch its crystal from, or -1:
+    a position of the map now, not the seat's own, without a Roman, reachable (``dist``)."""
+    sec = data[X_TILE_SECS + t * MAX_TSEC + j]
+    if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec] or dist[sec] >= FAR:
+        return -1
+    return sec
+
+
+@leaf
 def _crystal_goal(state, data, seat, params, buf, n):
     """A move toward the crystal worth most, if it beats Celtic Trader's best goal; -1 else.
 
@@ -143,12 +153,10 @@ def _crystal_goal(state, data, seat, params, buf, n):
         if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
             continue
         for j in range(data[X_TILE_NSEC + t]):
-            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
-            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+            sec = _crystal_site(state, data, t, j, pos, dist)
+            if sec < 0:
                 continue
             d = dist[sec]
-            if d >= FAR:
-                continue
             there = trader_greedy._turns(d, mp, move)
             home = (_dist(data, sec, sc) + move - 1) // move
             score = value / (1.0 + there + home)
@@ -202,12 +210,10 @@ def _second_crystal(state, data, seat, buf, n):
         if state[TCRYST + t] <= 0 or state[ENCH + t] == 0:
             continue
         for j in range(data[X_TILE_NSEC + t]):
-            sec = data[X_TILE_SECS + t * MAX_TSEC + j]
-            if rep(state, data, sec) != sec or sec == pos or state[ROMAN + sec]:
+            sec = _crystal_site(state, data, t, j, pos, dist)
+            if sec < 0:
                 continue
             d = dist[sec]
-            if d >= FAR:
-                continue
             there = trader_greedy._turns(d, mp, move)
             left = mp - d if d <= mp else 0
             home = trader_greedy._turns(_dist(data, sec, sc), left, move)
