@@ -103,7 +103,14 @@ from sim.games.catan.state import (
     V_CITY,
     V_OWNER,
 )
-from strategies.catan.greedy_trade import answer_value, build_table, offer_value, offers_bound
+from sim.games.catan.trade import get_count, offer_get
+from strategies.catan.greedy_trade import (
+    N_GET_BOUNDS,
+    answer_value,
+    build_table,
+    get_bounds,
+    offer_value,
+)
 
 GREEDY_PARAMS = ParamSet(
     (
@@ -432,9 +439,13 @@ def _settle_possible(state, data, p, buf, n):
 @leaf
 def value_offers(state, data, seat, params, buf, n, values):
     """The values of the offers among ``buf[:n]`` (listed together), once every other action
-    of ``values`` is valued: each offer's :func:`offer_value` from one build table, or -1 for
-    all when none can beat the best action listed before them (:func:`offers_bound`; a tie goes
-    to the earlier action, so the pick is the same as valuing each offer alone: issue 42, the
+    of ``values`` is valued: each offer's :func:`offer_value` from one build table where it
+    could be picked, else -1.
+
+    The offers are valued by what they ask for, the highest :func:`get_bounds` first, and
+    none is valued once the next bound cannot beat the best value so far (an earlier action
+    or an offer already valued). An offer left at -1 is worth less than that best, and the
+    pick takes the first best, so it is the same as valuing every offer (issue 42: the
     offers were a third of greedy's time)."""
     first = 0
     while first < n and not A_OFFER <= buf[first] < A_ACCEPT:
@@ -447,15 +458,30 @@ def value_offers(state, data, seat, params, buf, n, values):
     best = 0.0  # an offer not above 0 is worth -1 anyway
     for i in range(first):
         best = max(best, values[i])
+    groups = stack_int64(MAX_ACTIONS)  # each offer's get_bounds index
+    for i in range(first, end):
+        values[i] = -1.0
+        groups[i] = 2 * offer_get(buf[i]) + get_count(buf[i]) - 1
     weights = stack_float64(4)
     needs = stack_int64(4)
     build_table(state, data, seat, params, weights, needs)
-    if offers_bound(state, data, seat, params, weights, needs) <= best:
+    bounds = stack_float64(N_GET_BOUNDS)  # per resource and count asked
+    margin = params[P_TRADE_MARGIN]
+    if get_bounds(state, data, seat, weights, needs, 2, bounds) - margin < best:
+        return  # not even 2 cards asked for could beat the best action
+    get_bounds(state, data, seat, weights, needs, 1, bounds)
+    for _ in range(N_GET_BOUNDS):
+        k = 0
+        for j in range(1, N_GET_BOUNDS):
+            if bounds[j] > bounds[k]:
+                k = j
+        if bounds[k] - margin < best:  # NEG once every bound is taken
+            return
+        bounds[k] = NEG
         for i in range(first, end):
-            values[i] = -1.0
-        return
-    for i in range(first, end):
-        values[i] = offer_value(state, data, seat, buf[i], params, weights, needs)
+            if groups[i] == k:
+                values[i] = offer_value(state, data, seat, buf[i], params, weights, needs)
+                best = max(best, values[i])
 
 
 @leaf

@@ -46,6 +46,7 @@ from sim.games.catan.trade import get_count, give_count, offer_get, offer_give
 # greedy's parameter indices (strategies/catan/greedy.py: P_PROD, P_DIV, P_HARB, P_VP, P_DEV,
 # P_ROAD, P_TEMP, P_TRADE_MARGIN)
 P_VP, P_DEV, P_ROAD, P_TRADE_MARGIN = 3, 4, 5, 7
+N_GET_BOUNDS = 2 * N_RES  # get_bounds: 1 or 2 cards of each resource
 
 
 @leaf
@@ -104,25 +105,17 @@ def gain_with(state, data, p, own, weights, needs, out_r, out_n, in_r, in_n):
 
 
 @leaf
-def offers_bound(state, data, p, params, weights, needs):
-    """An upper bound of every offer's :func:`offer_value` this decision: the most that 2
-    cards of one resource could add to ``p``'s hand (cards given never add), less the margin.
-    Each term is summed in :func:`gain_with`'s order and rounding is monotone, so no offer's
-    value exceeds it, bit for bit."""
-    best = 0.0
+def get_bounds(state, data, p, weights, needs, n, out):
+    """``out[2 * r + n - 1]`` for each resource ``r`` = the gain of getting ``n`` (1 or 2)
+    cards of ``r``, giving none: an upper bound of every offer asking for them; returns the
+    largest. Each term is :func:`gain_with`'s with the given cards' share (never positive)
+    left out, summed in the same order, and rounding is monotone, so no such offer's gain
+    exceeds it, bit for bit. Getting 2 is bounded by no less than getting 1."""
+    top = 0.0  # a gain with nothing given is never negative
     for r in range(N_RES):
-        gain = 0.0
-        for row in range(4):
-            w = weights[row]
-            need = needs[row]
-            if w <= 0.0 or need == 0:
-                continue
-            c = data[D_COSTS + N_RES * row + r]
-            h = state[HAND + p * N_RES + r]
-            d = _covered(h + 2, c) - _covered(h, c)
-            gain += w * d / need
-        best = max(best, gain)
-    return best - params[P_TRADE_MARGIN]
+        out[2 * r + n - 1] = gain_with(state, data, p, True, weights, needs, r, 0, r, n)
+        top = max(top, out[2 * r + n - 1])
+    return top
 
 
 @leaf

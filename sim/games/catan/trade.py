@@ -103,13 +103,15 @@ def list_offers(state, data, p, out, n):
     if most == 0:
         return n
     for shape in range(N_SHAPES):
+        first = offer_action(shape, 0, 0)  # the shape's counts, shared by its offers
+        if get_count(first) > most:
+            continue
         for give in range(N_RES):
+            if state[HAND + p * N_RES + give] < give_count(first):
+                continue
             for get in range(N_RES):
-                if get == give:
-                    continue
-                a = offer_action(shape, give, get)
-                if get_count(a) <= most and can_pay(state, p, a):
-                    out[n] = a
+                if get != give:
+                    out[n] = offer_action(shape, give, get)
                     n += 1
     return n
 

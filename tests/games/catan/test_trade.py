@@ -250,13 +250,13 @@ def test_trace_shows_offers_answers_and_trades():
     margin=st.sampled_from([0.0, 0.5, 1.0, 3.0]),
     lapsed=st.integers(0, 59),
 )
-def test_greedy_offers_bound_and_one_table_pick_as_valuing_every_offer(
+def test_greedy_offer_bounds_and_one_table_pick_as_valuing_every_offer(
     counts, settle_left, margin, lapsed
 ):
-    """Issue 42: greedy values a decision's offers from one build table and values none when
-    :func:`offers_bound` says none can beat an earlier action. No offer is worth more than the
-    bound, and the pick is the first best of :func:`action_value` over every legal action,
-    offers valued one by one as before."""
+    """Issue 42: greedy values a decision's offers from one build table, highest
+    :func:`get_bounds` first, and values none whose bound cannot beat the best so far. No
+    offer is worth more than the bound of what it asks for, and the pick is the first best of
+    :func:`action_value` over every legal action, offers valued one by one as before."""
     data = data_for(4)
     hand_of = dict(zip((BRICK, LUMBER, WOOL, GRAIN, ORE), counts, strict=True))
     s = make_state(
@@ -271,11 +271,14 @@ def test_greedy_offers_bound_and_one_table_pick_as_valuing_every_offer(
     params[G.P_TRADE_MARGIN] = margin
     weights, needs = np.zeros(4), np.zeros(4, np.int64)
     GT.build_table(s, data, 0, params, weights, needs)
-    bound = GT.offers_bound(s, data, 0, params, weights, needs)
+    bounds = np.zeros(GT.N_GET_BOUNDS)
+    top = {n: GT.get_bounds(s, data, 0, weights, needs, n, bounds) for n in (1, 2)}
+    assert top[1] <= top[2] == bounds[1::2].max()
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
     acts = [int(a) for a in buf[: rules.legal_actions(s, data, buf)]]  # in listed order
     assert offers(acts), "a card in hand and cards elsewhere: some offer is listed"
     for a in offers(acts):  # an offer not worth making is -1, whatever the bound
+        bound = bounds[2 * T.offer_get(a) + T.get_count(a) - 1] - margin
         assert GT.offer_value(s, data, 0, a, params, weights, needs) <= max(bound, -1.0)
     pick = int(G.greedy_action(s, data, 0, params, new_streams(1)[0], buf))
     mask = G.places_mask(s, data, 0, sum(a < S.A_ROLL for a in acts))
