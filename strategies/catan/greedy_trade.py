@@ -85,7 +85,7 @@ def build_table(state, data, p, params, weights, needs):
         needs[row] = _need(data, row)
 
 
-@leaf
+@leaf(inline="always")  # called per offer: passing its arrays cost more than its sum
 def gain_with(state, data, p, own, weights, needs, out_r, out_n, in_r, in_n):
     """:func:`gain_of` from a :func:`build_table` of ``p`` (the same sum in the same order)."""
     gain = 0.0
