@@ -361,7 +361,7 @@ def _token_value(state, data, seat, sec, r, move_level):
     return _token_value_with(state, data, sec, r, move_level, trade, _rp_unit(state, data, seat))
 
 
-@leaf
+@leaf(inline="always")  # once per spot of every goal search: its call cost more than it
 def _token_value_with(state, data, sec, r, move_level, trade, unit):
     """:func:`_token_value` given the seat's trade bonus and RP unit (one goal search reads
     them once for all its spots)."""
