@@ -64,6 +64,7 @@ from sim.games.celtica.state import (
     K_RUIN,
     K_SACRED,
     MAX_LAYERS,
+    MAX_LOCATIONS,
     MAX_TYPES,
     N_COLOURS,
     NP,
@@ -305,7 +306,9 @@ def landing_value(state, data, loc, params, dig, ruin):
 
 @leaf
 def reach_limits(state, data, hand, xp):
-    """The largest dig and ruin values among the locations ``hand``/``xp`` can reach."""
+    """The largest dig and ruin values among the locations ``hand``/``xp`` can reach, at most
+    MAX_PICKS (the data's ``reach`` table: the largest of each over the next ``d`` locations,
+    at most MAX_SITE_VALUE, the same 20)."""
     r = data.rules
     finish = r[G_FINISH]
     max_dig, max_ruin = 0, 0
@@ -313,13 +316,9 @@ def reach_limits(state, data, hand, xp):
         pos = state[POS + c]
         if pos == finish:
             continue
-        for k in range(1, hand[c] + xp[c] + 1):
-            loc = min(pos + k, finish)
-            value = min(data.loc_value[loc], MAX_PICKS)
-            if data.loc_kind[loc] == K_DIG:
-                max_dig = max(max_dig, value)
-            elif data.loc_kind[loc] == K_RUIN:
-                max_ruin = max(max_ruin, value)
+        d = min(hand[c] + xp[c], MAX_LOCATIONS)  # farther only stops on the finish again
+        max_dig = max(max_dig, data.reach[0, pos, d])
+        max_ruin = max(max_ruin, data.reach[1, pos, d])
     return max_dig, max_ruin
 
 

@@ -66,6 +66,7 @@ Data = namedtuple(
         "rules",  # int64 (N_RULES,) the G_* scalars
         "loc_kind",  # int64 (MAX_LOCATIONS + 1,) K_* per location, index 0 = Start
         "loc_value",  # int64 (MAX_LOCATIONS + 1,) fragments taken (dig) or returned (ruin)
+        "reach",  # int64 (2, MAX_LOCATIONS + 1, MAX_LOCATIONS + 1) reach_table
     ],
 )
 
@@ -336,7 +337,25 @@ def compile_data(params: dict[str, Any]) -> Data:
     rules[G_ROUND_CAP] = params["safety_cap_rounds"]
     rules[G_MAX_DIG] = max([v for site, v in track if site not in ("sacred", "ruin")], default=0)
     rules[G_MAX_RUIN] = max([v for site, v in track if site == "ruin"], default=0)
-    return Data(rules=rules, loc_kind=loc_kind, loc_value=loc_value)
+    reach = reach_table(loc_kind, loc_value, len(track))
+    return Data(rules=rules, loc_kind=loc_kind, loc_value=loc_value, reach=reach)
+
+
+def reach_table(loc_kind: np.ndarray, loc_value: np.ndarray, finish: int) -> np.ndarray:
+    """``[0, pos, d]`` / ``[1, pos, d]``: the largest dig / ruin value (at most MAX_SITE_VALUE)
+    among the ``d`` locations after ``pos`` (a move past the finish stops on it), so that the
+    greedy bot finds how many fragments it may weigh without walking each druid's moves."""
+    reach = np.zeros((2, MAX_LOCATIONS + 1, MAX_LOCATIONS + 1), np.int64)
+    for pos in range(finish + 1):
+        for d in range(1, MAX_LOCATIONS + 1):
+            loc = min(pos + d, finish)
+            value = min(int(loc_value[loc]), MAX_SITE_VALUE)
+            reach[:, pos, d] = reach[:, pos, d - 1]
+            if loc_kind[loc] == K_DIG:
+                reach[0, pos, d] = max(reach[0, pos, d], value)
+            elif loc_kind[loc] == K_RUIN:
+                reach[1, pos, d] = max(reach[1, pos, d], value)
+    return reach
 
 
 def default_data(players: int = 4, **overrides) -> Data:
