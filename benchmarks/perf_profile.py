@@ -1,7 +1,7 @@
 """Which compiled functions a game's games spend their time in: ``perf`` over numba's kernels.
 
     NUMBA_CACHE_DIR=$(mktemp -d) .venv/bin/python benchmarks/perf_profile.py catan search \\
-        --games 80 [--players 4]
+        --games 80 [--players 4] [--set domestic_trade=false]
     perf report -i benchmarks/out/perf.data --no-children --sort symbol | head -40
 
 Plays one warm-up game, writes ``/tmp/perf-PID.map`` (the symbol map perf reads for code made
@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from sim.core.batch import play_batch
+from sim.core.params import parse_assignments
 from sim.core.registry import make_setup
 
 
@@ -70,9 +71,12 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--out", default=str(OUT / "perf.data"), help="perf's data file")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a game parameter"
+    )
     args = parser.parse_args(argv)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    setup = make_setup(args.game, args.players, {}, args.bot)
+    setup = make_setup(args.game, args.players, parse_assignments(args.set), args.bot)
     play_batch(setup, range(1), root_seed=1)  # compiles (or loads) every kernel
     symbols = kernel_symbols()
     if not symbols:
