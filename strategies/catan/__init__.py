@@ -89,7 +89,7 @@ search_action = make_search_bot(
 )
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_plain(state, data, seat, code, params, rng, buf):
     """Random and greedy seats only: a chunk with no searching seat runs a loop built on this
     dispatch, which never compiles the search (issue 42: a third of the game's cold compile)."""
@@ -98,7 +98,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == SEARCH_CODE:  # search hook (bot levels)

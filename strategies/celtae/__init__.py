@@ -90,7 +90,7 @@ search_action = make_search_bot(
 )
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_plain(state, data, seat, code, params, rng, buf):
     """Random and greedy seats only: what a loop with no searching seat compiles (issue 42:
     the search is a third of the game's cold compile)."""
@@ -99,14 +99,14 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_action(state, data, seat, code, params, rng, buf):
     if code == SEARCH_CODE:  # search hook (bot levels)
         return search_action(state, data, seat, params, rng, buf)
     return choose_plain(state, data, seat, code, params, rng, buf)
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_listed_plain(state, data, seat, code, params, rng, buf, n):
     """:func:`choose_plain` when ``buf[:n]`` already holds the legal actions (the chunk loop
     gets them from rules_turn.step_listed); greedy then does not list them again."""
@@ -115,7 +115,7 @@ def choose_listed_plain(state, data, seat, code, params, rng, buf, n):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf
+@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
 def choose_listed(state, data, seat, code, params, rng, buf, n):
     """:func:`choose_listed_plain` with the search bot too."""
     if code == SEARCH_CODE:  # search hook (bot levels)
