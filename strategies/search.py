@@ -103,6 +103,11 @@ from sim.core.specialize import specialized
 SEARCH_CODE = 2
 
 
+def any_searches(codes) -> bool:
+    """Does a seat with one of these bot ``codes`` search?"""
+    return any(int(c) == SEARCH_CODE for c in codes)
+
+
 def chunk_loop(codes, every_bot, plain):
     """The chunk loop for seats with these bot ``codes``: ``plain`` (built on the game's
     ``choose_plain``, compiled without the search) unless a seat searches.
@@ -110,7 +115,7 @@ def chunk_loop(codes, every_bot, plain):
     numba caches neither a kernel that takes the bot dispatch as an argument nor a closure, so
     each game keeps two copies of its short chunk loop; a greedy or random run then never pays
     for compiling the search (issue 42)."""
-    return every_bot if any(int(c) == SEARCH_CODE for c in codes) else plain
+    return every_bot if any_searches(codes) else plain
 
 
 def checked_loop(codes, kernel, choose_plain):
@@ -118,7 +123,7 @@ def checked_loop(codes, kernel, choose_plain):
     unless a seat searches, else a copy of it that calls the game's ``choose_plain`` where it
     calls ``choose_action``, so ``menhir check`` with random and greedy seats never compiles
     the search either (sim/core/specialize.py)."""
-    if any(int(c) == SEARCH_CODE for c in codes):
+    if any_searches(codes):
         return kernel
     return specialized(kernel, {"choose_action": choose_plain}, "plain")
 

@@ -79,9 +79,8 @@ def has_roman_spot(state, data, sec):
         if data[O_SEC_KIND + sec] == K_HUB:
             return data[O_RULES + R_HUB_SPOTS] > 0
         return data[O_RULES + R_ARM_SPOTS] > 0 and data[O_SEC_ROMAN + sec] == 1
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST] and state[ENCH + data[O_SEC_TILE + sec]]
-    ):  # Celtic Quest
+    # Celtic Quest
+    if QUEST_HOOKS and data[O_RULES + R_QUEST] and state[ENCH + data[O_SEC_TILE + sec]]:
         return has_roman_spot_enchanted(data, sec)
     return data[O_SEC_ROMAN + sec] == 1
 

@@ -76,9 +76,8 @@ def _conquer(s, data, b):
         s[DISC + T_ROMAN] += count - 1
     s[CONQ + b] = 1
     s[N_CONQ] += 1
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST]
-    ):  # Celtic Quest: the Roman town side has no crystal spot
+    # Celtic Quest: the Roman town side has no crystal spot
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         on_conquest(s, data, b)
     if s[N_CONQ] == N_BAST:
         _end_game(s, END_ALL_CONQUERED)

@@ -187,9 +187,8 @@ def legal_actions(state, data, out):
     seat = state[CUR]
     pb = PLAYERS + seat * PW
     n = 0
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST]
-    ):  # Celtic Quest: its phases, and its movement and deliveries
+    # Celtic Quest: its phases, and its movement and deliveries
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         if ph > PH_TURN_END:
             return quest.legal(state, data, out)
         if ph == PH_MOVE:
@@ -381,9 +380,8 @@ def _apply(s, action, data, rng):
         if not _any_deliverable(s, pb):
             _end_turn(s, data, rng)
         return
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST] and quest.is_item_drop(action)
-    ):  # Celtic Quest (upgrade, claim)
+    # Celtic Quest (upgrade, claim)
+    if QUEST_HOOKS and data[O_RULES + R_QUEST] and quest.is_item_drop(action):
         quest.drop_item(s, data, action - A_DROP_ITEM)
         return
     if ph == PH_UPGRADE:

@@ -155,9 +155,8 @@ def _start_draw(s, data, rng):
     s[DRAWS_LEFT] = data[O_RULES + R_DRAWS]
     s[N_PENDING] = 0
     s[N_DRAWN_LOG] = 0
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST]
-    ):  # Celtic Quest: Talisman-type quests draw more, put some back
+    # Celtic Quest: Talisman-type quests draw more, put some back
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         s[DRAWS_LEFT] = quest.draws_this_turn(s, data)
         _draw_up(s, rng)
         if quest.must_return(s, data):
@@ -245,9 +244,8 @@ def _resolve(s, data, rng, k):
             s[DISC + j] = 0
         s[BAG + T_CYCLE] += 1
         _draw_up(s, rng)
-        if (
-            QUEST_HOOKS and data[O_RULES + R_QUEST]
-        ):  # Celtic Quest: a Talisman return waited for these draws
+        # Celtic Quest: a Talisman return waited for these draws
+        if QUEST_HOOKS and data[O_RULES + R_QUEST]:
             return not quest.must_return(s, data)
         return True
     if k == T_ORDERS:
@@ -311,9 +309,8 @@ def _place_player(s, data, rng, sec):
 @leaf
 def _enter_move(s, data):
     pb = PLAYERS + s[CUR] * PW
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST]
-    ):  # Celtic Quest: a Raven-type quest first; Horse-type MP
+    # Celtic Quest: a Raven-type quest first; Horse-type MP
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         if quest.raven_offered(s, data):
             return
         s[MP] = quest.move_points(s, data, s[CUR])
@@ -332,9 +329,8 @@ def _after_move(s, data, rng):
     """Phase 3 (§4.6, §4.7) where the movement ended, if anything can be done there."""
     pb = PLAYERS + s[CUR] * PW
     pos = s[pb + P_POS]
-    if (
-        QUEST_HOOKS and data[O_RULES + R_QUEST]
-    ):  # Celtic Quest: quests first at the Stone Circle (§4.5, §4.6)
+    # Celtic Quest: quests first at the Stone Circle (§4.5, §4.6)
+    if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         if pos == data[O_RULES + R_SC]:
             if quest.completable(s, data, s[CUR]):
                 s[PHASE] = PH_QUEST_DONE
