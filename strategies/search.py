@@ -465,7 +465,11 @@ def make_search_bot(
     the legal actions in a buffer of its own. ``state`` is never written. A game whose policy
     writes ``buf`` before it reads it (a scratch buffer, no memory) passes
     ``policy_memory=False``: the copy per rollout is skipped (Celtica's buffer is 20 KiB, as
-    long to copy as a third of its rollout).
+    long to copy as a third of its rollout). A policy whose memory is one part of ``buf``
+    passes it as ``policy_memory=(start, stop)``: a rollout starts from a copy of that part
+    only, and the rest of ``work`` (copied from ``buf`` once per decision) is scratch the
+    policy writes before it reads, or keys itself, so what one rollout computed there serves
+    the next (Celtic Trader's greedy keeps its last path searches there).
 
     A rollout keeps no earlier position, so a game that has ``step`` in place (``advance``:
     ``step`` is a copy then ``advance`` on the copy) plays its rollouts without the copy per
@@ -489,6 +493,8 @@ def make_search_bot(
     and ``search_bot_decl(GREEDY_DECL, rollouts=..., horizon=...)`` in ``GAME.bots``.
     """
     jit = _own_names(policy, step)
+    whole_memory = policy_memory is True
+    mem_start, mem_stop = (0, 0) if isinstance(policy_memory, bool) else policy_memory
     if determinize is None:
         determinize = copy_state
     if decision_kind is None:
@@ -640,6 +646,8 @@ def make_search_bot(
                 cand[j] = tmp
 
         budget = max(rollouts, k)
+        if mem_stop > mem_start:  # the scratch around the memory, as greedy left it
+            work[:] = buf
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
@@ -674,8 +682,10 @@ def make_search_bot(
                         continue
                     a[:] = dealt
                     rs[:] = rs_dealt
-                    if policy_memory:  # every rollout starts from the policy's real memory
+                    if whole_memory:  # every rollout starts from the policy's real memory
                         work[:] = buf
+                    elif mem_stop > mem_start:
+                        work[mem_start:mem_stop] = buf[mem_start:mem_stop]
                     v = play_out(
                         a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                     )
@@ -720,8 +730,10 @@ def make_search_bot(
                             c = j
                 seed_stream(rs, rollout_seed(base, counts[c]))
                 determinize(state, data, seat, rs, a)
-                if policy_memory:
+                if whole_memory:
                     work[:] = buf
+                elif mem_stop > mem_start:
+                    work[mem_start:mem_stop] = buf[mem_start:mem_stop]
                 sums[c] += play_out(
                     a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                 )

@@ -12,8 +12,10 @@ from sim.games.celtic_trader.params import (
     O_ADJ,
     O_DIST,
     O_ROLE_START,
+    O_RULES,
     O_START_COL,
     PARAMS,
+    R_NSEC,
     load_raw,
     section_names,
 )
@@ -139,3 +141,32 @@ def test_the_kept_search_is_forgotten_for_another_map():
         G.search_from(state, other, 0, src, buf)
         assert buf[G.SC_DIST : G.SC_DIST + n].tolist() == fresh(other, src).tolist()
     assert stale_seen, "the two maps should differ somewhere, or the check says nothing"
+
+
+def test_kept_searches_give_what_a_fresh_search_gives():
+    """Greedy keeps its last searches in slots (issue 42: the search bot's rollouts plan from the
+    same positions again and again): after any sequence of searches, from sections and Roman
+    placements that repeat, more of them than there are slots, the scratch holds exactly what
+    a fresh search from that section gives (distances and parents)."""
+    from strategies.celtic_trader import greedy as G
+
+    data = setup_data(make_setup("celtic_trader", 4, {}, "greedy"))
+    n = int(data[O_RULES + R_NSEC])
+    rng = np.random.default_rng(5)
+    placements = [rng.random(n) < share for share in (0.0, 0.1, 0.2)]
+    buf = np.zeros(S.BUF_LEN, np.int32)
+    G.forget_search(buf)
+    hits = 0
+    for _ in range(400):
+        state = np.zeros(S.STATE_LEN, np.int32)
+        state[S.ROMAN : S.ROMAN + n] = placements[rng.integers(len(placements))]
+        src = int(rng.integers(6))  # few sources: the slots are revisited and replaced
+        before = buf[G.SC_SLOTS :].copy()
+        G.search_from(state, data, 0, src, buf)
+        hits += buf[G.SC_SLOTS :].tolist() == before.tolist()
+        dist = np.zeros(G.MAX_SEC, np.int32)
+        par = np.zeros(G.MAX_SEC, np.int32)
+        G._bfs(state, data, src, dist, par, np.zeros(G.Q_LEN, np.int32))
+        assert buf[G.SC_DIST : G.SC_DIST + n].tolist() == dist[:n].tolist()
+        assert buf[G.SC_PAR : G.SC_PAR + n].tolist() == par[:n].tolist()
+    assert 50 < hits < 390, "both kept searches and new ones should be seen"
