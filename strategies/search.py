@@ -95,6 +95,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit, uint64
 
+from sim.core.kernel import copy_part
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import mix64, randint, seed_stream
@@ -337,7 +338,7 @@ def search_bot_decl(greedy: BotDecl, kinds: tuple[str, ...] = (), **defaults) ->
 @njit(cache=True)
 def copy_state(state, data, seat, rng, out):
     """The default ``determinize``: every hidden part is already re-sampled by the rng."""
-    out[:] = state
+    copy_part(out, state, 0, state.shape[0])
 
 
 @njit(cache=True)
@@ -647,7 +648,7 @@ def make_search_bot(
 
         budget = max(rollouts, k)
         if mem_stop > mem_start:  # the scratch around the memory, as greedy left it
-            work[:] = buf
+            copy_part(work, buf, 0, buf.shape[0])
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
@@ -675,17 +676,17 @@ def make_search_bot(
                 # its seed gives; dealing again per candidate gave the same position, slower)
                 seed_stream(rs, rollout_seed(base, r))
                 determinize(state, data, seat, rs, dealt)
-                rs_dealt[:] = rs
+                copy_part(rs_dealt, rs, 0, 4)
                 v0 = 0.0
                 for c in range(k):
                     if not alive[c]:
                         continue
-                    a[:] = dealt
-                    rs[:] = rs_dealt
+                    copy_part(a, dealt, 0, dealt.shape[0])
+                    copy_part(rs, rs_dealt, 0, 4)
                     if whole_memory:  # every rollout starts from the policy's real memory
-                        work[:] = buf
+                        copy_part(work, buf, 0, buf.shape[0])
                     elif mem_stop > mem_start:
-                        work[mem_start:mem_stop] = buf[mem_start:mem_stop]
+                        copy_part(work, buf, mem_start, mem_stop)
                     v = play_out(
                         a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                     )
@@ -731,9 +732,9 @@ def make_search_bot(
                 seed_stream(rs, rollout_seed(base, counts[c]))
                 determinize(state, data, seat, rs, a)
                 if whole_memory:
-                    work[:] = buf
+                    copy_part(work, buf, 0, buf.shape[0])
                 elif mem_stop > mem_start:
-                    work[mem_start:mem_stop] = buf[mem_start:mem_stop]
+                    copy_part(work, buf, mem_start, mem_stop)
                 sums[c] += play_out(
                     a, b, data, seat, cand[c], gparams, horizon, margin, rs, work, sc, ev
                 )

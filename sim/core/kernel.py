@@ -76,6 +76,15 @@ def counted(func=None, **options):
     return wrap(func) if func is not None else wrap
 
 
+@leaf
+def copy_part(dst, src, start, stop):
+    """``dst[start:stop] = src[start:stop]`` as a plain loop. numba's slice assignment is several
+    times slower, and for its shape check's error message it compiles numba's string formatting:
+    about a second of each game's cold compile of the search (issue 42)."""
+    for i in range(start, stop):
+        dst[i] = src[i]
+
+
 def work_arrays(n_players: int, state_len: int, max_actions: int) -> tuple:
     """``(streams, state, buf)``, zeroed: the work arrays a leaf chunk loop gets from its caller
     (it may not allocate them itself): the chance streams (the game's, then one per seat), the

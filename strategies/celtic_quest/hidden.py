@@ -11,6 +11,7 @@ On a Celtic Trader state (no hidden card) it is a plain copy and draws nothing.
 import numpy as np
 from numba import njit
 
+from sim.core.kernel import copy_part
 from sim.core.rng import shuffle
 from sim.games.celtic_quest.layout import (
     MAX_HELD,
@@ -31,7 +32,7 @@ from sim.games.celtic_trader.state import NP, P_ROLE, PLAYERS, PW
 
 @njit(cache=True)
 def determinize(state, data, seat, rng, out):
-    out[:] = state
+    copy_part(out, state, 0, state.shape[0])
     if QUEST_HOOKS and data[O_RULES + R_QUEST]:
         _deal_unseen(state, data, seat, rng, out)
 

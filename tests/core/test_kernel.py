@@ -1,8 +1,9 @@
 """sim/core/kernel.py: a kernel is compiled once however its callers pass integers (issue 42)."""
 
+import numpy as np
 from numba import njit, types
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_part, leaf
 
 
 @leaf
@@ -43,3 +44,15 @@ def _caller(x):
 
 def test_a_caller_gets_the_widened_kernel_and_the_right_value():
     assert _caller(5) == 24
+
+
+def test_copy_part_copies_that_part_only():
+    """The search's copies (issue 42: a plain loop, not numba's slice assignment)."""
+    src = np.arange(10, dtype=np.int32)
+    dst = np.full(10, -1, np.int32)
+    copy_part(dst, src, 3, 7)
+    assert dst.tolist() == [-1, -1, -1, 3, 4, 5, 6, -1, -1, -1]
+    streams = np.array([1, 2, 3, 4], np.uint64)
+    into = np.zeros(4, np.uint64)
+    copy_part(into, streams, 0, 4)
+    assert into.tolist() == [1, 2, 3, 4]
