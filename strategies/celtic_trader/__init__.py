@@ -19,7 +19,7 @@ from sim.games.celtic_trader.rules import (
 from strategies.celtic_quest import greedy as quest_greedy
 from strategies.celtic_quest.hidden import determinize
 from strategies.celtic_trader.decl import GREEDY_DECL, RANDOM_DECL
-from strategies.celtic_trader.greedy import PLAN_MEMORY, greedy_action
+from strategies.celtic_trader.greedy import PLAN_MEMORY, follows_plan, greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot  # search hook (bot levels)
 
 RANDOM_CODE = 0
@@ -61,6 +61,7 @@ search_action = make_search_bot(
     advance=advance,  # rollouts step in place
     decision_kind=kind_of,
     policy_memory=PLAN_MEMORY,  # the plan; the kept path searches serve the next rollout
+    follows_plan=follows_plan,
 )
 
 

@@ -683,6 +683,16 @@ def _expect(state, plan, pos, mp, ncarry):
 
 
 @leaf
+def follows_plan(state, data, seat, buf):
+    """Is greedy's next pick a later step of a move it planned at an earlier decision of this
+    movement (the search's ``follow``)? Measured (issue 42, 4 players, every seat searching,
+    30 games): such steps were 116 of a game's 188 movement decisions and 37% of the search's
+    time, and the search overruled greedy in 1.1% of them (3.5% of first steps)."""
+    plan = buf[MAX_ACTIONS : MAX_ACTIONS + PLAN_LEN]
+    return state[PHASE] == PH_MOVE and _plan_valid(state, seat, plan) and plan[PL_IDX] > 0
+
+
+@leaf
 def _pick_here(state, data, seat, params, want_spot, strict):
     """A spot on the current section worth picking up now, or -1."""
     pb = PLAYERS + seat * PW

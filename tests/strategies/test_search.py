@@ -16,6 +16,7 @@ from sim.core.registry import BotDecl, SetupError, make_setup
 from sim.core.rng import new_streams, seed_streams
 from strategies.search import (
     N_SEARCH_PARAMS,
+    P_FOLLOW,
     P_HORIZON,
     SEARCH_PARAMS,
     kinds_mask,
@@ -101,6 +102,22 @@ def test_search_overrules_greedy_when_banking_loses_the_race(toy):
     assert toy.greedy_action(state, data, 0, row[N_SEARCH_PARAMS:], _stream(1), buf) == toy.BANK
     picks = [int(toy.search_action(state, data, 0, row, _stream(s), buf)) for s in range(5)]
     assert picks == [toy.DRAW] * 5
+
+
+def test_with_follow_the_search_plays_greedys_pick_where_greedy_follows_its_plan(toy):
+    """The toy game's greedy "follows its plan" with a pot of 5 or more: there, with
+    ``follow=1``, the search banks as greedy does, even where pressing on wins the race (the
+    position the search overrules greedy in, test_search.py); with ``follow=0`` it presses on."""
+    data, state = _state(toy, [30, 38], pot=5)
+    buf = np.zeros(toy.MAX_ACTIONS, np.int32)
+    searching = _row(toy, "search:rollouts=400")
+    following = _row(toy, "search:rollouts=400:follow=1")
+    assert following[P_FOLLOW] == 1.0 and searching[P_FOLLOW] == 0.0
+    for seed in range(5):
+        assert toy.search_action(state, data, 0, searching, _stream(seed), buf) == toy.DRAW
+        assert toy.search_action(state, data, 0, following, _stream(seed), buf) == toy.BANK
+    data, state = _state(toy, [30, 38], pot=4)  # no plan yet: the search still searches
+    assert toy.search_action(state, data, 0, following, _stream(0), buf) == toy.DRAW
 
 
 def _games_with_search() -> list[str]:
@@ -203,18 +220,20 @@ def test_search_params_reject_unknown_or_bad_defaults_and_name_clashes():
 
 
 def test_a_search_default_may_vary_by_player_count_and_each_value_is_checked():
-    """Celtica's horizon is three rounds at every player count (3 x players turns), Celtic
-    Trader's two: a default {players: value}, resolved per setup; a bad value is refused."""
+    """Celtica's and Celtic Trader's horizon is three rounds at every player count (3 x players
+    turns; Celtic Trader's was two until issue 42), Celtic Quest's 4 turns at every count: a
+    default {players: value}, resolved per setup; a bad value is refused."""
     greedy = BotDecl("greedy", 1, "g", ParamSet())
     by_players = search_params(greedy, horizon={2: 6, 4: 12})
     assert by_players.get("horizon").default_for(4) == 12
     with pytest.raises(Exception, match="horizon"):
         search_params(greedy, horizon={2: 6, 4: -1})
-    for players in (2, 3, 4, 5):  # rounds: Celtica three, Celtic Trader two
-        codes, params = make_setup("celtica", players, {}, "search").bot_arrays()
-        assert params[0][P_HORIZON] == 3 * players
-        codes, params = make_setup("celtic_trader", players, {}, "search").bot_arrays()
-        assert params[0][P_HORIZON] == 2 * players
+    for players in (2, 3, 4, 5):
+        for game in ("celtica", "celtic_trader"):
+            codes, params = make_setup(game, players, {}, "search").bot_arrays()
+            assert params[0][P_HORIZON] == 3 * players
+        codes, params = make_setup("celtic_quest", players, {}, "search").bot_arrays()
+        assert params[0][P_HORIZON] == 4
 
 
 _CACHE_PROBE = """

@@ -121,7 +121,15 @@ def greedy_action(state, data, seat, params, rng, buf):
     return DRAW
 
 
-search_action = make_search_bot(step, legal_actions, current_player, is_over, greedy_action, scores)
+@njit(cache=True)
+def follows_plan(state, data, seat, buf):
+    """A pot of 5 or more: greedy has made up its mind to bank (the search's ``follow`` test)."""
+    return state[POT] >= 5
+
+
+search_action = make_search_bot(
+    step, legal_actions, current_player, is_over, greedy_action, scores, follows_plan=follows_plan
+)
 
 
 @njit(cache=True)
