@@ -259,6 +259,20 @@ def forget_search(buf):
         buf[SC_SLOTS + i * SLOT_LEN] = 0
 
 
+@leaf(inline="always")
+def _holds(buf, at, src, lo, hi, ench, free):
+    """Does the key at ``buf[at:]`` name the search from ``src`` with these Romans (``lo``,
+    ``hi``), enchanted tiles and free terrains?"""
+    return (
+        buf[at] == KEY_TAG
+        and buf[at + 1] == src
+        and buf[at + 2] == lo
+        and buf[at + 3] == hi
+        and buf[at + 4] == ench
+        and buf[at + 5] == free
+    )
+
+
 @leaf
 def search_from(state, data, seat, src, buf):
     """:func:`_bfs` from ``src`` into the buffer's scratch (``SC_DIST``, ``SC_PAR``), unless
@@ -286,26 +300,12 @@ def search_from(state, data, seat, src, buf):
                 ench |= 1 << t
         qs = qp(seat)
         free = (1 if state[qs + QP_FREE_WOODS] else 0) | (2 if state[qs + QP_FREE_HILLS] else 0)
-    if (
-        buf[SC_KEY] == KEY_TAG
-        and buf[SC_KEY + 1] == src
-        and buf[SC_KEY + 2] == lo
-        and buf[SC_KEY + 3] == hi
-        and buf[SC_KEY + 4] == ench
-        and buf[SC_KEY + 5] == free
-    ):
+    if _holds(buf, SC_KEY, src, lo, hi, ench, free):
         return
     n = data[O_RULES + R_NSEC]
     for i in range(N_SLOTS):
         o = SC_SLOTS + i * SLOT_LEN
-        if (
-            buf[o] == KEY_TAG
-            and buf[o + 1] == src
-            and buf[o + 2] == lo
-            and buf[o + 3] == hi
-            and buf[o + 4] == ench
-            and buf[o + 5] == free
-        ):
+        if _holds(buf, o, src, lo, hi, ench, free):
             for j in range(n):
                 buf[SC_DIST + j] = buf[o + 8 + j]
                 buf[SC_PAR + j] = buf[o + 8 + MAX_SEC + j]
