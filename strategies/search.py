@@ -262,8 +262,9 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "follow",
         "int",
         0,
-        "1 = leave to greedy, without a rollout, a decision that follows a plan greedy made at "
-        "an earlier decision of the turn (a move's later steps; games whose greedy plans)",
+        "1 = leave to greedy, without a rollout, a decision where its pick follows a plan it "
+        "made at an earlier decision (Celtic Trader's and Celtic Quest's later steps of a "
+        "move; no effect in games whose greedy makes no plan)",
         low=0,
         high=1,
     ),
