@@ -9,6 +9,7 @@ exits 143 (130 for Ctrl-C).
 from __future__ import annotations
 
 import signal
+import threading
 from contextlib import contextmanager
 
 
@@ -25,21 +26,44 @@ def how(exc: BaseException) -> str:
     return "terminated" if isinstance(exc, Terminated) else "interrupted"
 
 
+def _drop_thread_error(args) -> None:
+    """``threading.excepthook`` once a signal ends the command: nothing is printed."""
+
+
+def quiet_threads() -> None:
+    """From now on a background thread's exception prints nothing. Once a signal ends a command,
+    its worker pool is torn down under its own threads: loky's manager thread then sometimes
+    fails (a KeyError in ``add_call_item_to_queue``), and its traceback buried the one line the
+    command prints (seen once in CI, issue 42). The process is ending; the line says what it
+    kept."""
+    threading.excepthook = _drop_thread_error
+
+
 @contextmanager
 def sigterm_raises(exc_type=Terminated):
     """While inside: SIGTERM raises ``exc_type`` so the command unwinds (workers stopped, lock
-    released, one line printed) as it does on Ctrl-C."""
+    released, one line printed) as it does on Ctrl-C; after either signal, background threads
+    fail silently (:func:`quiet_threads`)."""
 
-    def handler(signum, frame):
+    def on_term(signum, frame):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one unwinding, not two
+        quiet_threads()
         raise exc_type()
 
+    def on_interrupt(signum, frame):
+        quiet_threads()
+        raise KeyboardInterrupt
+
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = signal.signal(signal.SIGTERM, on_term)
     except ValueError:  # not the main thread (e.g. a test runner's thread): leave it
         yield
         return
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is signal.default_int_handler:  # Ctrl-C as Python raises it (not ignored)
+        signal.signal(signal.SIGINT, on_interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
