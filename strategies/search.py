@@ -638,6 +638,8 @@ def make_search_bot(
         if n <= 1:
             return work[0]
         cand = work[:n].copy()
+        if mem_stop > mem_start:  # the memory, and the scratch around it as greedy left it
+            copy_part(work, buf, 0, buf.shape[0])
         for i in range(n):  # greedy's pick goes first: it wins ties and is always considered
             if cand[i] == first:
                 cand[i] = cand[0]
@@ -675,8 +677,6 @@ def make_search_bot(
                 cand[j] = tmp
 
         budget = max(rollouts, k)
-        if mem_stop > mem_start:  # the scratch around the memory, as greedy left it
-            copy_part(work, buf, 0, buf.shape[0])
         a = np.empty_like(state)
         b = np.empty_like(state)
         sc = np.zeros(MAX_SEATS, np.int64)
