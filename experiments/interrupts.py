@@ -31,7 +31,7 @@ def _drop_thread_error(args) -> None:
 
 
 def quiet_threads() -> None:
-    """From now on a background thread's exception prints nothing. Once a signal ends a command,
+    """From now on a background thread's exception prints nothing. Once SIGTERM ends a command,
     its worker pool is torn down under its own threads: loky's manager thread then sometimes
     fails (a KeyError in ``add_call_item_to_queue``), and its traceback buried the one line the
     command prints (seen once in CI, issue 42). The process is ending; the line says what it
@@ -42,28 +42,20 @@ def quiet_threads() -> None:
 @contextmanager
 def sigterm_raises(exc_type=Terminated):
     """While inside: SIGTERM raises ``exc_type`` so the command unwinds (workers stopped, lock
-    released, one line printed) as it does on Ctrl-C; after either signal, background threads
-    fail silently (:func:`quiet_threads`)."""
+    released, one line printed) as it does on Ctrl-C; after it, background threads fail
+    silently (:func:`quiet_threads`)."""
 
     def on_term(signum, frame):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one unwinding, not two
         quiet_threads()
         raise exc_type()
 
-    def on_interrupt(signum, frame):
-        quiet_threads()
-        raise KeyboardInterrupt
-
     try:
         previous = signal.signal(signal.SIGTERM, on_term)
     except ValueError:  # not the main thread (e.g. a test runner's thread): leave it
         yield
         return
-    previous_int = signal.getsignal(signal.SIGINT)
-    if previous_int is signal.default_int_handler:  # Ctrl-C as Python raises it (not ignored)
-        signal.signal(signal.SIGINT, on_interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_int)
