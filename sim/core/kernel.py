@@ -85,6 +85,13 @@ def copy_part(dst, src, start, stop):
         dst[i] = src[i]
 
 
+@leaf
+def copy_state(state, out):
+    """``out[:] = state``: the whole array, as :func:`copy_part` copies (the games' ``step`` copies
+    its input before it applies an action in place)."""
+    copy_part(out, state, 0, state.shape[0])
+
+
 def work_arrays(n_players: int, state_len: int, max_actions: int) -> tuple:
     """``(streams, state, buf)``, zeroed: the work arrays a leaf chunk loop gets from its caller
     (it may not allocate them itself): the chance streams (the game's, then one per seat), the

@@ -1,9 +1,8 @@
 """Catan rules: hidden information for the search bots (``determinize``, §7)."""
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_state, leaf
 from sim.core.rng import draw_from_histogram
 from sim.core.scratch import stack_int64
-from sim.games.catan.rules_shared import copy_state
 from sim.games.catan.state import DECK, DEV, DEV_NEW, HAND, HAND_N, MAX_PLAYERS, N_DEV, N_RES, NP
 from sim.games.catan.trade import known_held
 

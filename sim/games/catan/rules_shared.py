@@ -39,13 +39,6 @@ from sim.games.catan.state import (
 
 
 @leaf
-def copy_state(state, out):
-    """``out[:] = state`` as a plain loop (numba's slice assignment is slower)."""
-    for i in range(state.shape[0]):
-        out[i] = state[i]
-
-
-@leaf
 def current_player(state):
     """The seat that decides next; -1 once the game is over."""
     return -1 if state[OVER] else state[SEAT]

@@ -2,7 +2,7 @@
 check (§5), ``step`` and ``advance`` (one decision of any phase).
 """
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_state, leaf
 from sim.core.rng import randint
 from sim.games.catan.params import D_VERTEX_HEXES, G_ROUND_CAP, G_SBP, G_VP_TARGET
 from sim.games.catan.rules_build import _after_card, _build, _play_dev
@@ -12,7 +12,6 @@ from sim.games.catan.rules_roll import _is_victim, _next_discarder, _roll
 from sim.games.catan.rules_shared import (
     _take_from_bank,
     bank_total,
-    copy_state,
     trade_ratio,
     victory_points,
 )

@@ -19,14 +19,14 @@ Which rider moves when several numerals share a place (a territory after a Knigh
 there, a battlefield, a hex) is not a choice the rules give: the lowest numeral moves first.
 """
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_state, leaf
 from sim.core.rng import randint, shuffle
 from sim.core.scratch import stack_int64
 from sim.games.catan import rules as base
 from sim.games.catan.params import D_SLOT_VERTICES, G_N_HEX, G_N_SLOTS
 from sim.games.catan.rules_longest import _place_settlement
 from sim.games.catan.rules_roll import resolve_roll, roll_dice
-from sim.games.catan.rules_shared import copy_state, current_player, is_over, victory_points  # noqa: F401
+from sim.games.catan.rules_shared import current_player, is_over, victory_points  # noqa: F401
 from sim.games.catan.rules_turn import _check_win, _start_turn
 from sim.games.catan.state import (
     A_KNIGHT,

@@ -13,7 +13,7 @@ these, so it never declares a win Troy would not; the scenario's check, in the s
 catches the wins that the track and the flags make (§5.1).
 """
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_state, leaf
 from sim.core.rng import draw_from_histogram, shuffle
 from sim.core.scratch import stack_int64
 from sim.games.catan.params import D_VERTEX_SLOT, G_N_SLOTS, G_N_VERT, G_VP_TARGET
@@ -21,7 +21,7 @@ from sim.games.catan.rules import advance as base_advance
 from sim.games.catan.rules import init_state as base_init_state
 from sim.games.catan.rules import legal_actions as base_legal_actions
 from sim.games.catan.rules import scores as base_scores
-from sim.games.catan.rules_shared import copy_state, current_player, is_over
+from sim.games.catan.rules_shared import current_player, is_over
 from sim.games.catan.rules_shared import victory_points as base_victory_points
 from sim.games.catan.rules_turn import _end_turn
 from sim.games.catan.state import (

@@ -5,9 +5,9 @@ pile's top), for the search bot and the no-peeking test.
 
 import numpy as np
 
-from sim.core.kernel import counted
+from sim.core.kernel import copy_state, counted
 from sim.core.rng import draw_from_histogram, shuffle
-from sim.games.celtae.rules_shared import copy_state, pb
+from sim.games.celtae.rules_shared import pb
 from sim.games.celtae.state import (
     DECK,
     MAX_PILE,

@@ -322,10 +322,3 @@ def recruit_worker(s, seat, t):
             break
     s[b + P_TRIBE + t] += 1
     s[b + P_TRIBE_N] += 1
-
-
-@leaf
-def copy_state(state, out):
-    """``out[:] = state`` as a plain loop (numba's slice assignment is several times slower)."""
-    for i in range(state.shape[0]):
-        out[i] = state[i]

@@ -10,11 +10,11 @@ Each decision of a turn is listed by rules_options (which options) and performed
 rules_actions (what it does).
 """
 
-from sim.core.kernel import leaf
+from sim.core.kernel import copy_state, leaf
 from sim.games.celtae.params import G_DISCARD_START, G_ROUND_CAP
 from sim.games.celtae.rules_actions import _begin_discard, _start_action, apply
 from sim.games.celtae.rules_options import legal_actions
-from sim.games.celtae.rules_shared import copy_state, pb
+from sim.games.celtae.rules_shared import pb
 from sim.games.celtae.rules_solo import _solo_rest, _solo_start
 from sim.games.celtae.scratch import stack_int32
 from sim.games.celtae.state import (

@@ -14,7 +14,7 @@ EXCHANGE (final XP exchanges in seat order from the left of the last mover).
 import numpy as np
 from numba import njit
 
-from sim.core.kernel import counted, leaf
+from sim.core.kernel import copy_state, counted, leaf
 from sim.core.rng import draw_from_histogram, randint
 from sim.games.celtica.params import (
     G_CARDS,
@@ -106,13 +106,6 @@ from sim.games.celtica.state import (
 # ---------------------------------------------------------------------------------------------
 # Small readers
 # ---------------------------------------------------------------------------------------------
-
-
-@leaf
-def copy_state(state, out):
-    """``out[:] = state`` as a plain loop (numba's slice assignment is several times slower)."""
-    for i in range(state.shape[0]):
-        out[i] = state[i]
 
 
 @leaf
