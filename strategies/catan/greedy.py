@@ -70,6 +70,7 @@ from sim.games.catan.state import (
     A_ACCEPT,
     A_BUY,
     A_CITY,
+    A_DECLINE,
     A_DISCARD,
     A_END,
     A_KNIGHT,
@@ -86,6 +87,7 @@ from sim.games.catan.state import (
     A_YOP,
     BANK,
     CITIES_LEFT,
+    CUR,
     DECK_N,
     HAND,
     HEX_NUMBER,
@@ -95,7 +97,9 @@ from sim.games.catan.state import (
     MAX_ACTIONS,
     N_RES,
     NP,
+    OFFER,
     PH_SETUP_ROAD,
+    PH_TRADE,
     PHASE,
     PORTS,
     ROBBER,
@@ -103,7 +107,7 @@ from sim.games.catan.state import (
     V_CITY,
     V_OWNER,
 )
-from sim.games.catan.trade import get_count, offer_get
+from sim.games.catan.trade import can_accept, get_count, offer_get
 from strategies.catan.greedy_trade import (
     N_GET_BOUNDS,
     answer_value,
@@ -485,9 +489,30 @@ def value_offers(state, data, seat, params, buf, n, values):
 
 
 @leaf
+def answer_offer(state, data, seat, params):
+    """A seat's answer to the pending offer (not the proposer's): what valuing its legal
+    actions picks, without listing them. A_ACCEPT, legal when it holds the cards asked for,
+    is worth 1 when :func:`answer_value` accepts and -1 else; A_DECLINE, always legal, 0.
+    These answers were 45% of a game's decisions (issue 42)."""
+    if can_accept(state, seat, state[OFFER]) and (
+        answer_value(state, data, seat, A_ACCEPT, params) > 0.0
+    ):
+        return A_ACCEPT
+    return A_DECLINE
+
+
+@leaf
+def is_answer(state, seat):
+    """Does ``seat`` answer a pending offer (PH_TRADE, not the proposer)?"""
+    return state[PHASE] == PH_TRADE and seat != state[CUR]
+
+
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); a setup placement with ``temperature``
     > 0 is drawn from the softmax (the module docstring) with the seat's ``rng``."""
+    if is_answer(state, seat):
+        return answer_offer(state, data, seat, params)
     n = legal_actions(state, data, buf)
     can_settle = _settle_possible(state, data, seat, buf, n)
     n_roads = 0

@@ -105,6 +105,8 @@ from strategies.catan.greedy import (
     P_PROD,
     P_VP,
     action_value,
+    answer_offer,
+    is_answer,
     is_opening,
     pick_action,
     pips,
@@ -429,6 +431,8 @@ def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); a setup placement (fortress site,
     settlement, road) with ``temperature`` > 0 is drawn from the base greedy's softmax
     (strategies/catan/greedy.py) with the seat's ``rng``."""
+    if is_answer(state, seat):  # an answer to an offer: the base greedy's
+        return answer_offer(state, data, seat, params)
     n = legal_actions(state, data, buf)
     can_settle = False
     n_roads = 0

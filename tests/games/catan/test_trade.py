@@ -286,3 +286,51 @@ def test_greedy_offer_bounds_and_one_table_pick_as_valuing_every_offer(
     n_roads = sum(S.A_ROAD <= a < S.A_ROLL for a in acts)
     values = [G.action_value(s, data, 0, a, params, can_settle, n_roads, mask) for a in acts]
     assert pick == acts[int(np.argmax(values))]
+
+
+def _first_best(s, data, seat, params, buf):
+    """The first best :func:`action_value` over every legal action, listed: greedy's pick
+    before issue 42's shortcut for the answers."""
+    acts = legal(s, data)
+    mask = G.places_mask(s, data, seat, sum(a < S.A_ROLL for a in acts))
+    values = [G.action_value(s, data, seat, a, params, False, 0, mask) for a in acts]
+    return acts[int(np.argmax(values))]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    hands=st.lists(st.lists(st.integers(0, 3), min_size=5, max_size=5), min_size=4, max_size=4),
+    shape=st.integers(0, 2),
+    give_get=st.permutations(range(5)),
+    cities_left=st.integers(0, 1),
+)
+def test_greedy_answers_an_offer_as_valuing_its_legal_answers(hands, shape, give_get, cities_left):
+    """Issue 42: a seat answering an offer (45% of a game's decisions with trade on) answers
+    without listing its actions; the answer is the first best of valuing them, accept (when it
+    holds the cards) or decline, for every seat in turn."""
+    data = data_for(4)
+    give, get = give_get[0], give_get[1]
+    hands[0][give] = max(hands[0][give], 2)  # the proposer can pay every shape
+    if sum(hands[1]) < 2:  # and some seat holds as many cards as any shape asks for
+        hands[1][get] = 2
+    s = make_state(
+        data,
+        cur=0,
+        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
+        hands={p: dict(enumerate(h)) for p, h in enumerate(hands)},  # by resource index
+    )
+    s[S.CITIES_LEFT + 1] = cities_left
+    params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    stream = new_streams(1)[0]
+    offer = int(T.offer_action(shape, give, get))
+    assert offer in legal(s, data)
+    s = apply(s, offer, data)
+    answers = set()
+    while s[S.PHASE] == S.PH_TRADE and s[S.SEAT] != 0:
+        seat = int(s[S.SEAT])
+        answer = int(G.greedy_action(s, data, seat, params, stream, buf))
+        assert answer == _first_best(s, data, seat, params, buf)
+        answers.add(answer)
+        s = apply(s, answer, data)
+    assert answers <= {S.A_ACCEPT, S.A_DECLINE} and answers
