@@ -20,6 +20,14 @@ game's cold compile (issue 42). Here a compiled caller's constants and signed in
 than 64 bits reach the kernel as int64 (numba computes with int64 anyway); other types keep their
 own versions.
 
+A leaf whose one caller is another leaf, and whose own compiled module is large (a whole subtree of
+kernels), is declared ``inline="always"``: numba compiles every kernel as a module of its own that
+links, optimises and emits its callees' code again, so a middle layer called once costs a module
+for nothing. Celtic Quest's greedy middle layers (``planned_move``, ``_move``, ``_quest_phase`` and
+their single-use helpers) cost 3-5 s of its 40 s cold compile that way (issue 42). Inlining every
+single-use leaf, the small ones too, made it slower (59 s): numba re-types and re-simplifies the
+caller for each kernel inlined into it.
+
 Kernels that allocate keep ``@njit(cache=True)`` and may call leaves. A leaf may call one of them
 only if it is ``@counted``: numba compiles a callee that does not say otherwise with its caller's
 setting, so a plain ``@njit`` kernel that allocates fails to compile under a leaf.

@@ -85,7 +85,7 @@ SEARCH_DECL = search_bot_decl(
 BOTS = (RANDOM_DECL, GREEDY_DECL, SEARCH_DECL)
 
 
-@leaf
+@leaf(inline="always")
 def random_action(state, data, seat, params, rng, buf):
     """Uniform over the legal actions, drawn from the seat's own stream."""
     n = legal_actions(state, data, buf)

@@ -106,7 +106,7 @@ from strategies.celtic_trader import greedy as trader_greedy
 MAX_TURN_ACTIONS = 60  # movement decisions in one turn beyond which the bot ends its movement
 
 
-@leaf
+@leaf(inline="always")
 def _legal_or_first(state, data, buf, action):
     """``action`` if legal, else the first legal action (A_PASS where the phase has it)."""
     n = legal_actions(state, data, buf)
@@ -116,7 +116,7 @@ def _legal_or_first(state, data, buf, action):
     return buf[0]
 
 
-@leaf
+@leaf(inline="always")
 def planned_move(state, data, seat, params, rng, buf):
     """The movement action the bot plans, before any legality check (tests check that it is
     always legal: the plans are made on the map as it is now)."""
@@ -150,7 +150,7 @@ def planned_move(state, data, seat, params, rng, buf):
     return _with_elixir(state, data, seat, buf, _pass_roman(state, data, buf, a))
 
 
-@leaf
+@leaf(inline="always")
 def _move(state, data, seat, params, rng, buf):
     a = planned_move(state, data, seat, params, rng, buf)
     if _is_legal(state, data, buf, a):
@@ -197,7 +197,7 @@ def _return_choice(state):
     return best
 
 
-@leaf
+@leaf(inline="always")
 def _quest_phase(state, data, seat, params, buf):
     ph = state[PHASE]
     if ph == PH_DESTINY:
@@ -223,7 +223,7 @@ def _quest_phase(state, data, seat, params, buf):
     return A_PASS
 
 
-@leaf
+@leaf(inline="always")
 def _start(state, data, seat, params, buf):
     """The start section with the best first goal (Celtic Trader's goal search)."""
     n = legal_actions(state, data, buf)
@@ -247,7 +247,7 @@ def _start(state, data, seat, params, buf):
     return best
 
 
-@leaf
+@leaf(inline="always")
 def greedy_action(state, data, seat, params, rng, buf):
     """The Celtic Quest greedy bot's action (``buf``: int32, state.BUF_LEN)."""
     ph = state[PHASE]
@@ -268,7 +268,7 @@ def greedy_action(state, data, seat, params, rng, buf):
     return _legal_or_first(state, data, buf, a)
 
 
-@leaf
+@leaf(inline="always")
 def _deliver(state, data, seat, buf):
     """Deliver every token of a type not kept for a quest, spending the rings worth most now
     (``_rings_to_use``)."""

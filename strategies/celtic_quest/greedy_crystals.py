@@ -120,7 +120,7 @@ def _crystal_site(state, data, t, j, pos, dist):
     return sec
 
 
-@leaf
+@leaf(inline="always")
 def _crystal_goal(state, data, seat, params, buf, n):
     """A move toward the crystal worth most, if it beats Celtic Trader's best goal; -1 else.
 
@@ -179,7 +179,7 @@ def _crystal_goal(state, data, seat, params, buf, n):
     return _first_step(state, data, buf, n, pos, best, par)
 
 
-@leaf
+@leaf(inline="always")
 def _second_crystal(state, data, seat, buf, n):
     """Carrying k crystals home (and no quest to complete): a move toward another crystal
     when the k + 1 crystals delivered after that detour are worth more than the k delivered

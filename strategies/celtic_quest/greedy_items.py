@@ -76,7 +76,7 @@ def _bread_for(state, data, seat, buf, n, d):
     return -1
 
 
-@leaf
+@leaf(inline="always")
 def _bread_for_plan(state, data, seat, params, buf, n):
     """A_BREAD when a bread raises the value of Celtic Trader's best goal this turn (a goal
     its MP miss by at most a bread's ``bread_extra_tiles`` becomes reachable now): asked when
@@ -117,7 +117,7 @@ def _with_elixir(state, data, seat, buf, a):
     return e
 
 
-@leaf
+@leaf(inline="always")
 def _pass_roman(state, data, buf, a):
     """A planned step onto a Roman would end the whole turn there (no pick-up, no delivery):
     take it passing the Roman with a Shield-type quest (free) or else a gold, when legal."""
@@ -132,7 +132,7 @@ def _pass_roman(state, data, buf, a):
     return a
 
 
-@leaf
+@leaf(inline="always")
 def _rings_to_use(state, data, seat, buf, a):
     """How many rings to spend on delivery ``a`` (0: none), by the bot's estimate of a ring:
     ``ring_rp`` (the data's bonus) on this delivery now, against ``ring_rp`` times the share of

@@ -97,7 +97,7 @@ def _best_goal_now(state, data, seat, params, buf):
     return score
 
 
-@leaf
+@leaf(inline="always")
 def _raven_choice(state, data, seat, params, buf):
     """Before its movement, a Raven-type quest may move one Roman: the Roman whose move
     (:func:`_raven_target`) raises the value of Celtic Trader's best goal most (a Roman on
@@ -154,7 +154,7 @@ def _leader_reach(state, data, leader, buf):
     return k
 
 
-@leaf
+@leaf(inline="always")
 def _roman_relocation(state, data, seat, params, buf):
     """Where the Roman moved by a Raven-type quest (:func:`_raven_target`) or passed with a
     gold (Celtic Trader's Roman spot choice, never one completing a conquest) goes; A_PASS if

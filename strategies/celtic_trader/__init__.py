@@ -65,7 +65,7 @@ search_action = make_search_bot(
 )
 
 
-@leaf
+@leaf(inline="always")
 def random_action(state, data, rng, buf):
     """Uniform over the legal actions."""
     n = legal_actions(state, data, buf)

@@ -590,7 +590,7 @@ def _best_goal(state, data, seat, pos, mp, ended, ncarry, params, buf, bfs):
     return best_kind, best_target, best_score
 
 
-@leaf
+@leaf(inline="always")
 def _plan_move(state, data, seat, params, buf):
     """Choose the turn's goal and write the path toward it into the plan memory."""
     pb = PLAYERS + seat * PW
@@ -715,7 +715,7 @@ def _pick_here(state, data, seat, params, want_spot, strict):
     return best
 
 
-@leaf
+@leaf(inline="always")
 def _move_action(state, data, seat, params, buf):
     """Next movement action from the plan (planning once per turn, and after a free pick-up
     reached the goal)."""
@@ -817,7 +817,7 @@ def _order_choice(state):
     return A_ORDER + best
 
 
-@leaf
+@leaf(inline="always")
 def _start_choice(state, data, seat, params, buf):
     pb = PLAYERS + seat * PW
     role = state[pb + P_ROLE]

@@ -126,7 +126,7 @@ def decline_action(phase):
     return A_NO
 
 
-@leaf
+@leaf(inline="always")
 def settle(s, data, rng):
     """Run the automatic phases and resolve choices with zero or one option, until a seat has a
     real decision or the game is over."""

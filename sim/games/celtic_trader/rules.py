@@ -332,7 +332,7 @@ def advance(s, action, data, rng):
     _settle(s, data, rng)
 
 
-@leaf
+@leaf(inline="always")
 def _apply(s, action, data, rng):
     """The decision itself, in place."""
     s[ACTS] += 1
@@ -464,7 +464,7 @@ def _apply(s, action, data, rng):
         return
 
 
-@leaf
+@leaf(inline="always")
 def _apply_quest(s, action, data, rng):
     """A decision of Celtic Quest in a movement, delivery or Celtic Quest phase, in place."""
     ph = s[PHASE]
