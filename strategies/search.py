@@ -145,7 +145,8 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "horizon",
         "int",
         2,
-        "turns a rollout plays after the candidate's turn before it is scored (0 = to the end)",
+        "turns a rollout plays after the candidate's turn before it is scored (0 = to the end); "
+        "a turn lasts while the deciding seat stays the same",
         low=0,
         high=1_000_000,
     ),
