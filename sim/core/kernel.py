@@ -24,9 +24,13 @@ A leaf whose one caller is another leaf, and whose own compiled module is large 
 kernels), is declared ``inline="always"``: numba compiles every kernel as a module of its own that
 links, optimises and emits its callees' code again, so a middle layer called once costs a module
 for nothing. Celtic Quest's greedy middle layers (``planned_move``, ``_move``, ``_quest_phase`` and
-their single-use helpers) cost 3-5 s of its 40 s cold compile that way (issue 42). Inlining every
-single-use leaf, the small ones too, made it slower (59 s): numba re-types and re-simplifies the
-caller for each kernel inlined into it.
+their single-use helpers) cost 3-5 s of its 40 s cold compile that way, and 9 s of its search
+level's (issue 42). Inlining every single-use leaf, the small ones too, made it slower (59 s):
+numba re-types and re-simplifies the caller for each kernel inlined into it. Nor may the kernel
+be reached another way (a re-export, a kernel handed to the search): it is then compiled twice,
+once inlined and once on its own. Celtic Quest's ``greedy_action`` inlined into the policy
+dispatch added 12 s to the search level's cold compile, Catan's ``advance`` inlined into ``step``
+2 s.
 
 Kernels that allocate keep ``@njit(cache=True)`` and may call leaves. A leaf may call one of them
 only if it is ``@counted``: numba compiles a callee that does not say otherwise with its caller's

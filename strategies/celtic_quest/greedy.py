@@ -247,7 +247,7 @@ def _start(state, data, seat, params, buf):
     return best
 
 
-@leaf(inline="always")
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The Celtic Quest greedy bot's action (``buf``: int32, state.BUF_LEN)."""
     ph = state[PHASE]

@@ -139,7 +139,7 @@ def step(state, action, data, rng, out):
     advance(out, action, data, rng)
 
 
-@leaf(inline="always")
+@leaf
 def advance(out, action, data, rng):
     """:func:`step` in place: ``out`` becomes the state after ``action``. For the search bot's
     rollouts and the chunk loop, which keep no earlier position (saves step's copy); ``step``
