@@ -6,6 +6,7 @@ red colour scores ``bonus`` more. So a seat whose bot has edge 0 is weak because
 opponent (an edge of at most 3, 1.5 on average, cannot make it up).
 """
 
+import io
 import json
 
 import polars as pl
@@ -204,6 +205,14 @@ experiments.challenge({cfg!r}, sys.argv[1], target="green", jobs=1, progress=Fal
 """
 
 
+def _rows_now(path) -> int:
+    """Rows of a parquet file that another process replaces as it runs (os.replace of a
+    written temporary): read in one open, whole. Given the path, polars once read a footer and
+    pages of two versions (a fresh clone's CI: "the page header reported the wrong page size");
+    the writer itself is atomic (challenge_search._flush)."""
+    return pl.read_parquet(io.BytesIO(path.read_bytes())).height
+
+
 def test_a_killed_challenge_resumes_to_the_same_trials(tmp_path):
     import os
     import signal
@@ -228,7 +237,7 @@ def test_a_killed_challenge_resumes_to_the_same_trials(tmp_path):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
             path = out / "trials.parquet"
-            if path.is_file() and pl.read_parquet(path).height >= 2:
+            if path.is_file() and _rows_now(path) >= 2:
                 break
             time.sleep(0.05)
         assert proc.poll() is None, "the challenge ended before it could be killed"
