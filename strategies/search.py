@@ -98,7 +98,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit, uint64
 
-from sim.core.kernel import copy_part
+from sim.core.kernel import copy_part, copy_state
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import mix64, randint, seed_stream
@@ -351,9 +351,9 @@ def search_bot_decl(greedy: BotDecl, kinds: tuple[str, ...] = (), **defaults) ->
 
 
 @njit(cache=True)
-def copy_state(state, data, seat, rng, out):
+def no_redeal(state, data, seat, rng, out):
     """The default ``determinize``: every hidden part is already re-sampled by the rng."""
-    copy_part(out, state, 0, state.shape[0])
+    copy_state(state, out)
 
 
 @njit(cache=True)
@@ -516,7 +516,7 @@ def make_search_bot(
     whole_memory = policy_memory is True
     mem_start, mem_stop = (0, 0) if isinstance(policy_memory, bool) else policy_memory
     if determinize is None:
-        determinize = copy_state
+        determinize = no_redeal
     if decision_kind is None:
 
         @jit

@@ -281,19 +281,17 @@ def test_greedy_offer_bounds_and_one_table_pick_as_valuing_every_offer(
         bound = bounds[2 * T.offer_get(a) + T.get_count(a) - 1] - margin
         assert GT.offer_value(s, data, 0, a, params, weights, needs) <= max(bound, -1.0)
     pick = int(G.greedy_action(s, data, 0, params, new_streams(1)[0], buf))
-    mask = G.places_mask(s, data, 0, sum(a < S.A_ROLL for a in acts))
+    assert pick == _first_best(s, data, 0, params)
+
+
+def _first_best(s, data, seat, params):
+    """The first best :func:`action_value` over every legal action, offers and answers valued
+    one by one: greedy's pick before issue 42's shortcuts (value_offers, answer_offer)."""
+    acts = legal(s, data)  # in listed order
+    mask = G.places_mask(s, data, seat, sum(a < S.A_ROLL for a in acts))
     can_settle = any(S.A_SETTLE <= a < S.A_CITY for a in acts)
     n_roads = sum(S.A_ROAD <= a < S.A_ROLL for a in acts)
-    values = [G.action_value(s, data, 0, a, params, can_settle, n_roads, mask) for a in acts]
-    assert pick == acts[int(np.argmax(values))]
-
-
-def _first_best(s, data, seat, params, buf):
-    """The first best :func:`action_value` over every legal action, listed: greedy's pick
-    before issue 42's shortcut for the answers."""
-    acts = legal(s, data)
-    mask = G.places_mask(s, data, seat, sum(a < S.A_ROLL for a in acts))
-    values = [G.action_value(s, data, seat, a, params, False, 0, mask) for a in acts]
+    values = [G.action_value(s, data, seat, a, params, can_settle, n_roads, mask) for a in acts]
     return acts[int(np.argmax(values))]
 
 
@@ -330,7 +328,7 @@ def test_greedy_answers_an_offer_as_valuing_its_legal_answers(hands, shape, give
     while s[S.PHASE] == S.PH_TRADE and s[S.SEAT] != 0:
         seat = int(s[S.SEAT])
         answer = int(G.greedy_action(s, data, seat, params, stream, buf))
-        assert answer == _first_best(s, data, seat, params, buf)
+        assert answer == _first_best(s, data, seat, params)
         answers.add(answer)
         s = apply(s, answer, data)
     assert answers <= {S.A_ACCEPT, S.A_DECLINE} and answers
