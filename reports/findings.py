@@ -125,6 +125,14 @@ def _count(n: int) -> str:
     return f"{n:,}"
 
 
+def gap_words(lo: float, hi: float) -> str:
+    """The gap between two groups, ``lo`` to ``hi`` points: whole points, or tenths when the
+    widest is under 2 (a gap of 0.4 is not "0 points", nor one of 1.3 "1 points")."""
+    digits = 1 if hi < 1.95 else 0
+    a, b = f"{lo:.{digits}f}", f"{hi:.{digits}f}"
+    return f"{a} points" if a == b else f"{a}-{b} points"
+
+
 def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
     """One variant's levels in groups that cannot be told apart, and the gaps between groups."""
     rates: dict = {}
@@ -143,8 +151,7 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
         if i + 1 < len(cut):
             below = cut[i + 1]
             cross = pairs.filter(pl.col("a").is_in(group) & pl.col("b").is_in(below))
-            lo, hi = 100 * cross["diff"].min(), 100 * cross["diff"].max()
-            gap = f"{lo:.0f}-{hi:.0f}" if round(lo) != round(hi) else f"{lo:.0f}"
+            gap = gap_words(100 * cross["diff"].min(), 100 * cross["diff"].max())
             who = {1: "", 2: "both ", 3: "all three "}.get(len(group), "all ")
             apart = int(cross["told_apart"].sum())
             sure = (
@@ -159,7 +166,7 @@ def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:
                 " simultaneous"
             )
             nxt = ", ".join(name(x) for x in below)
-            text += f"; {who}ahead of {nxt} by {gap} points ({sure})"
+            text += f"; {who}ahead of {nxt} by {gap} ({sure})"
         parts.append(text)
     return f"- {r0['label']}: " + "; then ".join(parts) + "."
 

@@ -152,3 +152,21 @@ def test_the_forest_plot_explains_its_marks(one_axis):
         assert said in marks, marks
     comparisons = pl.read_csv(one_axis[0] / "variant_differences.csv").height
     assert f"significant (Holm, {comparisons} tests)" in marks
+
+
+@pytest.mark.parametrize(
+    "lo, hi, words",
+    [
+        (1.0, 1.3, "1.0-1.3 points"),  # not "1 points"
+        (1.3, 1.3, "1.3 points"),
+        (0.4, 0.4, "0.4 points"),  # not "0 points"
+        (0.4, 1.2, "0.4-1.2 points"),
+        (2.6, 2.6, "3 points"),
+        (2.6, 4.2, "3-4 points"),
+        (11.8, 12.1, "12 points"),
+    ],
+)
+def test_the_gap_between_groups_in_words(lo, hi, words):
+    from reports.findings import gap_words
+
+    assert gap_words(lo, hi) == words
