@@ -8,6 +8,8 @@ roles and seats can be told apart, rule holes, skill in mixed games and unfinish
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from reports import axes, decisions, pairwise, stats, wording
@@ -287,18 +289,53 @@ def _random_use(t: dict, runs: list[Run], labels: dict):
     return use
 
 
+# the figures of random play's rates in a rule-hole line, which differ from variant to variant
+_RANDOM_RATES = re.compile(r"(?<=random play does \()[^)]*(?=\))")
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _figures_masked(text: str) -> tuple[str, list[str]]:
+    """``text`` with the figures of its random-play rates as ``#``, and those figures."""
+    m = _RANDOM_RATES.search(text)
+    if m is None:
+        return text, []
+    inner = m.group(0)
+    return text[: m.start()] + _FIGURE.sub("#", inner) + text[m.end() :], _FIGURE.findall(inner)
+
+
+def _figures_filled(text: str, figures: list[list[str]]) -> str:
+    """The masked ``text`` with each ``#`` the figure of every variant, or their range."""
+    m = _RANDOM_RATES.search(text)
+    if m is None:
+        return text
+    slots = iter(zip(*figures, strict=True))
+
+    def fill(_):
+        values = sorted(set(next(slots)), key=lambda x: float(x.replace(",", "")))
+        return values[0] if len(values) == 1 else f"{values[0]}-{values[-1]}"
+
+    return text[: m.start()] + re.sub("#", fill, m.group(0)) + text[m.end() :]
+
+
 def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
     """One line per finding, not per variant: "- variant v0 (...): X" lines that say the same X
-    in several variants become "- variants v0 (...), v1 (...): X" or "- every variant: X"."""
+    in several variants become "- variants v0 (...), v1 (...): X" or "- every variant: X". A
+    line on random play's rates says them once, as a range across its variants ("discard
+    12.9-15.3 a game")."""
     found: dict[str, list[str]] = {}
+    figures: dict[str, list[list[str]]] = {}
     for line in lines:
         label = next((x for x in labels if line.startswith(f"- variant {x}: ")), None)
         if label is None:
             found.setdefault(line, [])
             continue
-        found.setdefault(line.removeprefix(f"- variant {label}: "), []).append(label)
+        text, numbers = _figures_masked(line.removeprefix(f"- variant {label}: "))
+        found.setdefault(text, []).append(label)
+        figures.setdefault(text, []).append(numbers)
     out = []
     for text, where in found.items():
+        if where:
+            text = _figures_filled(text, figures[text])
         if not where:
             out.append(text)
         elif len(where) == 1:

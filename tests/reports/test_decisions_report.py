@@ -119,3 +119,33 @@ def test_a_random_level_variant_of_the_report_is_the_random_play(tmp_path):
     if greedy_only:
         line = next(x for x in _holes(out) if "random play never did" in x)
         assert all(k in line for k in greedy_only) and line.endswith("(not a rule hole).")
+
+
+def test_a_bot_gap_in_every_variant_is_one_line_with_random_plays_range():
+    from reports.findings import _merge_variants
+
+    labels = ["romans_in_play 10", "romans_in_play 12", "romans_in_play 14"]
+
+    def gap(label, rate, games=200):
+        return (
+            f"- variant {label}: the bots never did discard; random play does (discard {rate} a "
+            f"game, {games:,} random games of this setup): a gap of the bots, not a rule hole."
+        )
+
+    lines = [gap(labels[0], "15.3"), gap(labels[1], "14.2"), gap(labels[2], "12.9")]
+    lines += [f"- variant {labels[2]}: only the seat 3 ever takes x."]
+    lines += [f"- variant {labels[1]}: only the seat 2 ever takes x."]
+    assert _merge_variants(lines, labels) == [
+        "- every variant: the bots never did discard; random play does (discard 12.9-15.3 a "
+        "game, 200 random games of this setup): a gap of the bots, not a rule hole.",
+        f"- variant {labels[2]}: only the seat 3 ever takes x.",  # seats are not ranges
+        f"- variant {labels[1]}: only the seat 2 ever takes x.",
+    ]
+    # the same rate and games in two variants: said once; a third with other kinds apart
+    two = [gap(labels[0], "1.5", 1000), gap(labels[1], "1.5", 1000)]
+    other = gap(labels[2], "2.0").replace("did discard", "did discard, pick_up")
+    merged = _merge_variants([*two, other], labels)
+    assert merged[0] == two[0].replace(
+        f"- variant {labels[0]}:", f"- variants {labels[0]}, {labels[1]}:"
+    )
+    assert merged[1] == other
