@@ -86,6 +86,13 @@ def _figures(names: list[str], out: Path | None, word: str, param, group: str) -
     return shown
 
 
+def none_significant(comparisons: int, methods: str) -> str:
+    """The line of a run whose comparisons with the baseline are none significant."""
+    if comparisons == 1:
+        return f"- the one comparison is not significant ({methods})."
+    return f"- none of {comparisons} comparisons is significant after Holm ({methods})."
+
+
 def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.Page:
     """The report as a page: headline, context, then sections (tables and their plots)."""
     info, bal, diff = t["info"], t["balance"], t["variant_differences"]
@@ -196,7 +203,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             ]
             table = memo.difference_table(diff, word)
         else:
-            text = [f"- none of {diff.height} comparisons is significant after Holm ({methods})."]
+            text = [none_significant(diff.height, methods)]
             table = None
         biased = findings.chosen_differences_note(t, word)
         if biased:

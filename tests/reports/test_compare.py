@@ -300,3 +300,12 @@ def test_run_without_roles_collects_only_aggregates(tmp_path, monkeypatch):
     diff = pl.read_csv(out / "variant_differences.csv")
     assert diff["unit"].to_list() == ["seat"] and diff["diff"][0] == 0
     assert "first-seat advantage" in (out / "summary.md").read_text()
+
+
+def test_a_single_comparison_reads_in_the_singular():
+    from reports.page import none_significant
+
+    assert none_significant(1, "paired") == "- the one comparison is not significant (paired)."
+    assert none_significant(14, "paired") == (
+        "- none of 14 comparisons is significant after Holm (paired)."
+    )
