@@ -261,11 +261,20 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
         )
     top, bottom = ext
     if not (top["p_holm_significant"] or bottom["p_holm_significant"]):
-        return (
-            f"No {word if group == 'role' else 'seat'} wins significantly more or less than its "
-            f"fair share of {100 * top['fair']:.0f}%: the rates run from "
+        who = word if group == "role" else "seat"
+        rates = (
             f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])} to "
-            f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])}."
+            f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])}"
+        )
+        if several:  # the variants' fair shares may differ (a player-count sweep)
+            return (
+                f"No {who} wins significantly more or less than its fair share in any variant; "
+                f"the rates are furthest apart in {top['label']}: {rates}, against a fair "
+                f"{100 * top['fair']:.0f}%."
+            )
+        return (
+            f"No {who} wins significantly more or less than its fair share of "
+            f"{100 * top['fair']:.0f}%: the rates run from {rates}."
         )
     lower = _named(group, bottom[group], word)
     if several and top["label"] == bottom["label"]:

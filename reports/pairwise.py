@@ -398,8 +398,11 @@ def about(n: int) -> str:
 def needed_text(r: dict, unit_word: str) -> str:
     """'to separate a from b (1.3 points apart): about 45,000 games per variant'."""
     a, b = (f"seat {r['a']}", f"seat {r['b']}") if unit_word == "seat" else (r["a"], r["b"])
+    # rounded first: a gap of 1.15 points reached by two sums (the run's line, the report's)
+    # is 1.1499... in one and 1.1500... in the other, and read 1.1 and 1.2
+    gap = round(100 * r["diff"], 9)
     return (
-        f"to separate {a} from {b} ({100 * r['diff']:.1f} points apart): "
+        f"to separate {a} from {b} ({gap:.1f} points apart): "
         f"{about(r['games_needed'])} games per variant"
     )
 

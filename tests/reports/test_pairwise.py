@@ -311,3 +311,15 @@ def test_run_headline_names_the_largest_games_needed_worth_playing(leader_report
     assert line.endswith(f"{about(worst['games_needed'])} games per variant")  # no label: 1 variant
     summary = (out / "summary.md").read_text()
     assert f"More games: {line} (" in summary
+
+
+def test_the_gap_needing_more_games_reads_the_same_from_the_run_and_the_report():
+    from reports.pairwise import needed_text
+
+    # 0.34025 - 0.32875 (a 3-player Celtica run) as the two paths summed it: 1.1 both times
+    row = {"a": 1, "b": 0, "games_needed": 49_032}
+    texts = {needed_text(dict(row, diff=d), "seat") for d in (0.0115, 0.34025 - 0.32875)}
+    assert len({0.0115, 0.34025 - 0.32875}) == 2  # the two sums do differ in their last bit
+    assert texts == {
+        "to separate seat 1 from seat 0 (1.1 points apart): about 49,000 games per variant"
+    }

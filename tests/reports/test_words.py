@@ -170,3 +170,35 @@ def test_the_gap_between_groups_in_words(lo, hi, words):
     from reports.findings import gap_words
 
     assert gap_words(lo, hi) == words
+
+
+def _seat_rows(label, fair, rates):
+    return [
+        {
+            "order": i,
+            "label": label,
+            "seat": s,
+            "fair": fair,
+            "win_rate": w,
+            "ci_low": w - 0.02,
+            "ci_high": w + 0.02,
+            "p_holm_significant": False,
+        }
+        for i, (s, w) in enumerate(enumerate(rates))
+    ]
+
+
+def test_no_significant_seat_over_player_counts_names_the_variant_and_its_fair_share():
+    from reports.memo import _extremes_sentence
+
+    rows = _seat_rows("2 players", 0.5, [0.484, 0.516])
+    rows += _seat_rows("5 players", 0.2, [0.206, 0.204, 0.177, 0.201, 0.212])
+    t = {"win_by_seat": pl.DataFrame(rows)}
+    several = _extremes_sentence(t, "role", "seat", several=True)
+    assert several == (
+        "No seat wins significantly more or less than its fair share in any variant; the rates "
+        "are furthest apart in 5 players: 17.7% [15.7, 19.7] to 21.2% [19.2, 23.2], against a "
+        "fair 20%."
+    )
+    one = _extremes_sentence({"win_by_seat": pl.DataFrame(rows[2:])}, "role", "seat", False)
+    assert one.startswith("No seat wins significantly more or less than its fair share of 20%")
