@@ -86,6 +86,16 @@ def _figures(names: list[str], out: Path | None, word: str, param, group: str) -
     return shown
 
 
+def sides_chosen(sides: pl.DataFrame) -> bool:
+    """Whether a role is played on more than one side (Celtae's leaders, side A or B): a table by
+    side then says something the role table does not. In Troy the side is the decision card
+    itself, one side per role, and that table would repeat the role table."""
+    if not sides.height:
+        return False
+    per_role = sides.group_by("role").agg(pl.col("side").drop_nulls().n_unique().alias("n"))
+    return per_role["n"].max() > 1
+
+
 def none_significant(comparisons: int, methods: str) -> str:
     """The line of a run whose comparisons with the baseline are none significant."""
     if comparisons == 1:
@@ -155,7 +165,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
             )
         )
     sides = t["win_by_role_side"]
-    if sides.height and sides["side"].n_unique() > 1:
+    if sides_chosen(sides):
         both = sides.with_columns(
             (pl.col("role") + pl.lit(", side ") + pl.col("side")).alias("role_side")
         )

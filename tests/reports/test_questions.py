@@ -72,3 +72,15 @@ def test_headline_names_the_largest_change_in_shared_defeats(report):
         f"The share of games nobody won (a shared defeat) moves {effect} points (paired) "
         "with romans_in_play 3 vs 1; 1 more change significant (after Holm)." in head
     )
+
+
+def test_no_side_table_where_the_side_is_the_role_itself():
+    from reports.page import sides_chosen
+
+    # Troy: the decision card is the side (play.py: side = role); Celtae: a leader, side A or B
+    troy = pl.DataFrame({"role": ["troy", "mycenae"] * 2, "side": ["troy", "mycenae"] * 2})
+    celtae = pl.DataFrame({"role": ["boadicea", "boadicea", "vercingetorix"], "side": list("ABA")})
+    assert not sides_chosen(troy)
+    assert sides_chosen(celtae)
+    assert not sides_chosen(celtae.head(0))
+    assert not sides_chosen(pl.DataFrame({"role": ["a", "b"], "side": [None, None]}))
