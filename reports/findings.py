@@ -32,7 +32,7 @@ def stalemate_lines(bal: pl.DataFrame) -> list[str]:
     return lines
 
 
-def flags(t: dict) -> list[str]:
+def flags(t: dict, word: str = "role") -> list[str]:
     flags = []
     for r in t["balance"].filter(pl.col("turn_cap_share") > 0).iter_rows(named=True):
         capped = round(r["turn_cap_share"] * r["games"])
@@ -50,7 +50,7 @@ def flags(t: dict) -> list[str]:
             what = _never_always(r)
             if what is None:
                 continue
-            who = r["role"] if unit == "role" else f"seat {r['seat']}"
+            who = _who(r["role"], word) if unit == "role" else f"seat {r['seat']}"
             games = "solo games" if _solo(r) else "games"
             wins = f"{r['wins']:,.0f}" if float(r["wins"]).is_integer() else f"{r['wins']:,.1f}"
             share = 100 * r["win_rate"]
@@ -63,6 +63,11 @@ def flags(t: dict) -> list[str]:
         else:
             flags.append(f"- {who} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
+
+
+def _who(role: str, word: str) -> str:
+    """A role in a flag, as the other flags name it: the Trusted, the leader Boadicee."""
+    return f"the {wording.title(role)}" if word == "role" else f"the {word} {wording.title(role)}"
 
 
 NEVER_WINS, ALWAYS_WINS = 0.01, 0.99  # "never wins" at or below 1% of its games, "always" from 99%

@@ -297,6 +297,13 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
     )
 
 
+def and_more(more: int, word: str) -> str:
+    """' and 2 more roles' after the roles a sentence names; ' and 1 more role'; '' for none."""
+    if more <= 0:
+        return ""
+    return f" and {more} more {word if more == 1 else plural(word)}"
+
+
 def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     chi = t["chi_square"]
     if not chi.height or not t["win_by_role"].height:
@@ -337,9 +344,7 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     moves = "moves" if what.startswith("Changing") else "the win rate moves for"
     text = what + " "
     if parts:
-        text += f"{moves} {', '.join(parts)}" + (
-            f" and {more} more {plural(word)}" if more > 0 else ""
-        )
+        text += f"{moves} {', '.join(parts)}" + (and_more(more, word))
         text += " (significant after Holm)"
         if len(same):
             text += f" but not the {', '.join(title(x) for x in same)}"

@@ -134,7 +134,7 @@ def build_page(runs: list[Run], t: dict, bots: str, out: Path | None) -> render.
         render.Section(
             "flags",
             "Flags",
-            far + findings.flags(t)
+            far + findings.flags(t, word)
             or [f"- none: no safety-cap ends, no {word} or seat always/never wins."],
         )
     ]

@@ -82,7 +82,7 @@ def test_solo_summary_makes_no_fair_share_claim(solo):
     assert "fair 100%" not in summary
     trusted = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "trusted"))
     assert (
-        "- trusted always reaches the solo target (at least 99% of its games) in variant "
+        "- the Trusted always reaches the solo target (at least 99% of its games) in variant "
         f"1 player ({trusted.height} of {trusted.height} solo games, 100.0%)." in summary
     )
     rate = _players(run).filter((pl.col("variant") == "v0") & (pl.col("role") == "fastest"))

@@ -202,3 +202,12 @@ def test_no_significant_seat_over_player_counts_names_the_variant_and_its_fair_s
     )
     one = _extremes_sentence({"win_by_seat": pl.DataFrame(rows[2:])}, "role", "seat", False)
     assert one.startswith("No seat wins significantly more or less than its fair share of 20%")
+
+
+def test_and_more_counts_in_the_singular_and_the_plural():
+    from reports.memo import and_more
+
+    assert and_more(1, "role") == " and 1 more role"  # the level run read "1 more roles"
+    assert and_more(3, "role") == " and 3 more roles"
+    assert and_more(2, "destiny") == " and 2 more destinies"
+    assert and_more(0, "role") == ""
