@@ -20,6 +20,7 @@ import polars as pl  # noqa: E402
 
 from reports.outdir import write_atomically  # noqa: E402
 from reports.plots import save  # noqa: E402
+from reports.wording import counted  # noqa: E402
 
 SHOWN = 15  # levers per chart and per table
 LISTED = 40  # names listed in a sentence before "and N more"
@@ -62,9 +63,10 @@ def sentences(sc, morris: pl.DataFrame, sobol: pl.DataFrame) -> list[str]:
             continue
         inert = rows.filter(pl.col("inert")).height
         moving = rows.filter(~pl.col("inert")).sort("rank")["lever"].to_list()
-        nothing = f"{inert} change nothing measurable"
+        nothing = f"{inert} {'changes' if inert == 1 else 'change'} nothing measurable"
         if not moving:
-            out.append(f"- none of {total} numbers moves {output} beyond noise.")
+            none = f"none of {total} numbers moves" if total > 1 else "the one number does not move"
+            out.append(f"- {none} {output} beyond noise.")
             continue
         chosen, share = explained(sobol, output)
         staged = set(sobol.filter(pl.col("output") == output)["lever"].to_list())
@@ -99,7 +101,7 @@ def _lines(sc, morris: pl.DataFrame, sobol: pl.DataFrame, summary: dict) -> list
         "its effect on the scoring, not what a player aware of it would make of it.",
         "",
         f"{summary['levers']} levers screened ({summary['candidates']} numbers named; "
-        f"{len(summary['notes'])} notes below). Cost: ({pts['morris']} Morris points + "
+        f"{counted(len(summary['notes']), 'note')} below). Cost: ({pts['morris']} Morris points + "
         f"{pts['sobol']} Sobol points) x {summary['games_per_point']:,} games = "
         f"{summary['games']:,} games, {summary['seconds']} s. Every point played the same "
         "seeds (common random numbers).",

@@ -22,6 +22,11 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1: '1 note', '3 notes', '0 notes'."""
+    return f"{n:,} {word if n == 1 else plural(word)}"
+
+
 FAR_BAND = (0.5, 1.5)
 SIG = "*"  # significant after Holm
 FAR = "!"  # outside FAR_BAND of the fair share

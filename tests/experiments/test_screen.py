@@ -225,3 +225,38 @@ def test_cli_screens_and_refuses_in_one_line(tmp_path):
 def test_a_resume_of_another_config_is_refused(known):
     with pytest.raises(UserError, match="differs from the config"):
         experiments.screen(_config(games=61), known, jobs=1, progress=False, resume=True)
+
+
+def test_the_screens_sentences_count_in_the_singular_and_the_plural():
+    from types import SimpleNamespace
+
+    import polars as pl
+
+    from reports.screen_report import sentences
+    from reports.wording import counted
+
+    morris = pl.DataFrame(
+        {
+            "output": ["spread", "spread", "rounds", "rounds"],
+            "lever": ["a", "b", "a", "b"],
+            "inert": [False, True, True, True],
+            "rank": [1, 2, 1, 2],
+        }
+    )
+    cols = {"output": pl.String, "lever": pl.String, "other": pl.String, "ST": pl.Float64}
+    sobol = pl.DataFrame(schema=cols)
+    sc = SimpleNamespace(levers=["a", "b"], outputs=["spread", "rounds"])
+    assert sentences(sc, morris, sobol) == [
+        "- 1 of 2 numbers moves spread beyond noise: `a`; 1 changes nothing measurable.",
+        "- none of 2 numbers moves rounds beyond noise.",
+    ]
+    one = SimpleNamespace(levers=["a"], outputs=["rounds"])
+    assert sentences(one, morris.filter(pl.col("lever") == "a"), sobol) == [
+        "- the one number does not move rounds beyond noise."
+    ]
+    assert [counted(n, "note") for n in (0, 1, 2, 1000)] == [
+        "0 notes",
+        "1 note",
+        "2 notes",
+        "1,000 notes",
+    ]
