@@ -344,7 +344,7 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     moves = "moves" if what.startswith("Changing") else "the win rate moves for"
     text = what + " "
     if parts:
-        text += f"{moves} {', '.join(parts)}" + (and_more(more, word))
+        text += f"{moves} {', '.join(parts)}" + and_more(more, word)
         text += " (significant after Holm)"
         if len(same):
             text += f" but not the {', '.join(title(x) for x in same)}"
@@ -448,7 +448,9 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
             at = f"At {stratum}, " if stratum else ""
             move = step if at else step[0].upper() + step[1:]
             if not sig.height:
-                out.append(f"{at}{move} moves no {word}'s win rate significantly (after Holm).")
+                # a game without roles compares seats only (the Great Wall, Catan)
+                whose = word if (rows["unit"] == "role").any() else "seat"
+                out.append(f"{at}{move} moves no {whose}'s win rate significantly (after Holm).")
                 continue
             top = sig.row(sig["diff"].abs().arg_max(), named=True)
             more = sig.height - 1

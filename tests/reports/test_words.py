@@ -211,3 +211,30 @@ def test_and_more_counts_in_the_singular_and_the_plural():
     assert and_more(3, "role") == " and 3 more roles"
     assert and_more(2, "destiny") == " and 2 more destinies"
     assert and_more(0, "role") == ""
+
+
+def _step(unit, group, significant=False):
+    return {
+        "axis": "breaches_to_lose",
+        "from": 5,
+        "to": 8,
+        "stratum": "4 players",
+        "unit": unit,
+        "group": group,
+        "diff": 0.01,
+        "ci_low": -0.01,
+        "ci_high": 0.03,
+        "method": "paired",
+        "significant": significant,
+    }
+
+
+def test_a_sweep_without_roles_moves_no_seat_not_no_role():
+    from reports.memo import axis_sentences
+
+    seats = pl.DataFrame([_step("seat", "0")])  # the Great Wall: seat 0 only, no roles
+    assert axis_sentences(seats, "role") == [
+        "At 4 players, breaches_to_lose 5 → 8 moves no seat's win rate significantly (after Holm)."
+    ]
+    roles = pl.DataFrame([_step("role", "trusted"), _step("seat", "0")])
+    assert "moves no role's win rate" in axis_sentences(roles, "role")[0]
