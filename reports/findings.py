@@ -134,10 +134,13 @@ def _count(n: int) -> str:
 
 def gap_words(lo: float, hi: float) -> str:
     """The gap between two groups, ``lo`` to ``hi`` points: whole points, or tenths when the
-    widest is under 2 (a gap of 0.4 is not "0 points", nor one of 1.3 "1 points")."""
+    widest is under 2 (a gap of 0.4 is not "0 points", nor one of 1.3 "1 points"); a range
+    whose low end rounds to 0 reads "up to" its top."""
     digits = 1 if hi < 1.95 else 0
     a, b = f"{lo:.{digits}f}", f"{hi:.{digits}f}"
-    return f"{a} points" if a == b else f"{a}-{b} points"
+    if a == b:
+        return f"{a} points"
+    return f"up to {b} points" if float(a) == 0 else f"{a}-{b} points"
 
 
 def _group_line(r0: dict, pairs: pl.DataFrame, unit_word: str) -> str:

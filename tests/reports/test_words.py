@@ -164,6 +164,8 @@ def test_the_forest_plot_explains_its_marks(one_axis):
         (2.6, 2.6, "3 points"),
         (2.6, 4.2, "3-4 points"),
         (11.8, 12.1, "12 points"),
+        (0.3, 8.7, "up to 9 points"),  # not "0-9 points"
+        (0.02, 1.2, "up to 1.2 points"),
     ],
 )
 def test_the_gap_between_groups_in_words(lo, hi, words):
