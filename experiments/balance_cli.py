@@ -13,7 +13,8 @@ import click
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
 @click.option("--resume", is_flag=True, help="Continue a killed search to the same result.")
-def balance_cmd(config, out, jobs, backend, scheduler, resume):
+@click.option("--progress/--no-progress", default=True, help="A bar on a terminal.")
+def balance_cmd(config, out, jobs, backend, scheduler, resume, progress):
     """Search the config's [balance.levers] for values that meet its fairness target.
 
     Writes recommendation.json, the trials table, the confirmation run on fresh seeds and a
@@ -29,7 +30,13 @@ def balance_cmd(config, out, jobs, backend, scheduler, resume):
     try:
         with sigterm_raises():
             path = balance(
-                config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume
+                config,
+                out,
+                jobs=jobs,
+                backend=backend,
+                scheduler=scheduler,
+                resume=resume,
+                progress=None if progress else False,
             )
     except (UserError, ParamError) as exc:
         raise MenhirError(str(exc)) from None

@@ -10,7 +10,8 @@ import click
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
 @click.option("--resume", is_flag=True, help="Complete a killed screen to the same result.")
-def screen_cmd(config, out, jobs, backend, scheduler, resume):
+@click.option("--progress/--no-progress", default=True, help="A bar on a terminal.")
+def screen_cmd(config, out, jobs, backend, scheduler, resume, progress):
     """Which of the config's [screen] levers move its outputs: Morris, then Sobol on the top.
 
     Writes screen.parquet (every point played), morris.csv, sobol.csv, screen.json and a
@@ -29,7 +30,15 @@ def screen_cmd(config, out, jobs, backend, scheduler, resume):
     try:
         from experiments.screening import screen
 
-        path = screen(config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume)
+        path = screen(
+            config,
+            out,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            resume=resume,
+            progress=None if progress else False,
+        )
     except (UserError, ParamError) as exc:
         raise MenhirError(str(exc)) from None
     summary = json.loads((path / STATE).read_text())["summary"]

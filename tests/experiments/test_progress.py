@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 import experiments
 
 
@@ -32,3 +34,40 @@ def test_a_pipe_gets_one_line_per_variant(write_config, tmp_path, capsys):
 def test_progress_false_is_silent(write_config, tmp_path, capsys):
     experiments.run(write_config(), tmp_path / "run", jobs=1, progress=False)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "command, module, function",
+    [
+        ("run", "experiments.runner", "run_experiment"),
+        ("challenge", "experiments.challenge_search", "challenge"),
+        ("balance", "experiments.balance_search", "balance"),
+        ("screen", "experiments.screening", "screen"),
+    ],
+)
+def test_every_long_command_takes_no_progress(command, module, function, tmp_path, monkeypatch):
+    """--progress/--no-progress on every command that plays for long: the flag reaches it."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from experiments.cli import cli
+
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake(*args, **kwargs):
+        seen.update(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(importlib.import_module(module), function, fake)
+    config = tmp_path / "c.toml"
+    config.write_text('name = "c"\ngame = "celtic_trader"\n')
+    args = [command, str(config), "--out", str(tmp_path / "out"), "--no-progress"]
+    if command == "challenge":
+        args += ["--target", "trusted"]
+    result = CliRunner().invoke(cli, args)
+    assert isinstance(result.exception, Stop), result.output
+    assert seen["progress"] is False
