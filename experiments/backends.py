@@ -130,7 +130,10 @@ class DaskBackend:
                     threads_per_worker=1,
                     processes=True,
                     host="127.0.0.1",
-                    dashboard_address=None,
+                    # any free port: None still binds the scheduler's HTTP server to 8787
+                    # (dask/distributed#8136), and a second run at the same time warned
+                    # "Port 8787 is already in use. Perhaps you already have a cluster running?"
+                    dashboard_address=":0",
                 )
             scheduler = self.cluster.scheduler_address
         try:

@@ -341,3 +341,21 @@ def test_common_random_numbers_replay_the_same_deals(paired, write_config, tmp_p
     else:
         assert (a["seed"] != b["seed"]).all()
         assert same_dice < 0.5
+
+
+def test_two_dask_runs_at_once_do_not_warn_of_a_busy_port():
+    """Each local Dask cluster's HTTP server takes a free port (dask/distributed#8136: with
+    dashboard_address=None it took 8787, and the second of two runs warned it was in use)."""
+    import warnings
+
+    from experiments.backends import DaskBackend
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = DaskBackend(None, 1)
+        try:
+            second = DaskBackend(None, 1)
+            second.close()
+        finally:
+            first.close()
+    assert not [w for w in caught if "already in use" in str(w.message)]
