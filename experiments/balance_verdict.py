@@ -103,10 +103,10 @@ def show_rate(bc: BalanceConfig, r: dict) -> str:
 
 
 def wanted_words(bc: BalanceConfig, r: dict) -> str:
-    """What the value should be: "fair 25.0% +- 2.0%" or "wanted 9.00 +- 0.5"."""
+    """What the value should be: "fair 25.0% ± 2.0%" or "wanted 9.00 ± 0.5"."""
     want = f"{r['fair']:.1%}" if bc.goal.unit == "share" else f"{r['fair']:.2f}"
     tol = f"{bc.tolerance:.1%}" if bc.goal.unit == "share" else f"{bc.tolerance:g}"
-    return f"{'fair' if bc.goal.group else 'wanted'} {want} +- {tol}"
+    return f"{'fair' if bc.goal.group else 'wanted'} {want} ± {tol}"
 
 
 def judge(bc: BalanceConfig, rates: dict) -> tuple[bool, bool]:

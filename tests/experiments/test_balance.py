@@ -53,6 +53,7 @@ def test_the_solver_finds_the_known_value(solved):
     rec = json.loads((solved / "recommendation.json").read_text())
     assert rec["verdict"].startswith(("target met (", "target met within noise ("))
     assert "every colour" in rec["verdict"]  # the target in the game's words
+    assert "± 3.0%" in rec["verdict"] and "+-" not in rec["verdict"]  # as the report's title
     assert rec["levers"]["bonus"] == 1  # red and green even
     for who in ("red", "green"):
         assert abs(rec["win_rates"][who]["rate"] - 0.5) <= 0.03
