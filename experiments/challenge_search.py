@@ -854,8 +854,8 @@ def _conclude(cc, t, rows, out: Path, many: bool, options) -> dict:
     values = json.loads(best["values"]) if best["values"] != "default" else None
     changes = moved(cc, knobs, values, tuned_seats(cc, t, weak))
     if changes:
-        sentence += "; moved: " + ", ".join(
-            f"{k} {v['default']:g} -> {v['tuned']:g}" for k, v in changes.items()
+        sentence += "; moved: " + ", ".join(  # 3 significant digits, as the report's table
+            f"{k} {v['default']:g} -> {v['tuned']:.3g}" for k, v in changes.items()
         )
     elif not knobs:
         sentence += "; no bot parameter to tune"

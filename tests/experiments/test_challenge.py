@@ -48,6 +48,8 @@ def test_a_weakness_of_the_bot_is_found_to_be_the_bots(bots_fault):
     assert res["tuned"]["low"] > 1 / 3 > res["default"]["low"]
     assert res["moved"]["greedy.edge"]["tuned"] > 1.5  # toward the strongest edge
     assert "greedy.edge 0 ->" in res["verdict"]
+    tuned = res["verdict"].split("greedy.edge 0 -> ")[1].split(";")[0].split(",")[0]
+    assert tuned == f"{res['moved']['greedy.edge']['tuned']:.3g}"  # not 6 digits: 1.93, 1.92837
     assert res["confirm_unplaced_games"] == 0
 
 
