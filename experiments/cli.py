@@ -107,7 +107,8 @@ def play_cmd(game, players, seed, bots, roles, sets, trace):
     word = decl.role_label
     for row in table.iter_rows(named=True):
         extra = f" {word} {row['role']}" if row["role"] else ""
-        extra += f" side {row['side']}" if row["side"] else ""
+        if row["side"] and row["side"] != row["role"]:  # Troy: the side is the card itself
+            extra += f" side {row['side']}"
         pts = " ".join(f"{k[4:]}={v}" for k, v in row.items() if k.startswith("pts_"))
         click.echo(
             f"seat {row['seat']} {row['strategy']}{extra}: score {row['score']} ({pts}) "

@@ -133,3 +133,12 @@ def test_command_modules_import_no_sibling_and_not_the_entry_module():
         and n.module.startswith(("experiments", "reports"))
         for n in ast.walk(base)
     )
+
+
+def test_play_names_a_side_only_where_it_is_not_the_role_itself(runner):
+    troy = runner.invoke(cli, ["play", "catan_troy", "-p", "4"])
+    assert troy.exit_code == 0, troy.output
+    assert "decision card troy" in troy.output and "side troy" not in troy.output
+    celtae = runner.invoke(cli, ["play", "celtae", "-p", "2"])
+    assert celtae.exit_code == 0, celtae.output
+    assert " side A" in celtae.output or " side B" in celtae.output  # a leader's chosen side
