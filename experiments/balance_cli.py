@@ -30,14 +30,9 @@ def balance_cmd(config, out, jobs, backend, scheduler, resume, progress):
     try:
         with sigterm_raises():
             path = balance(
-                config,
-                out,
-                jobs=jobs,
-                backend=backend,
-                scheduler=scheduler,
-                resume=resume,
+                config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
                 progress=None if progress else False,
-            )
+            )  # fmt: skip
     except (UserError, ParamError) as exc:
         raise MenhirError(str(exc)) from None
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the workers are stopped by now

@@ -31,14 +31,9 @@ def screen_cmd(config, out, jobs, backend, scheduler, resume, progress):
         from experiments.screening import screen
 
         path = screen(
-            config,
-            out,
-            jobs=jobs,
-            backend=backend,
-            scheduler=scheduler,
-            resume=resume,
+            config, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
             progress=None if progress else False,
-        )
+        )  # fmt: skip
     except (UserError, ParamError) as exc:
         raise MenhirError(str(exc)) from None
     summary = json.loads((path / STATE).read_text())["summary"]
