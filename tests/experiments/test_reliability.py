@@ -281,7 +281,8 @@ def test_a_signal_ends_the_run_and_its_workers_with_one_line(signum, tmp_path):
     done = _games_done(out)
     assert lines[0].startswith(f"menhir: {how}; {done} of 1200 games are kept in {out}; ")
     assert lines[0].endswith(f"menhir run {config} --out {out} --resume")
-    experiments.run(config, out, jobs=1, resume=True, progress=False)
+    # the kept run resumes; four jobs, as the games only sleep (20 ms each): 6 s, not 24
+    experiments.run(config, out, jobs=4, resume=True, progress=False)
 
 
 def test_an_interrupt_before_the_run_claims_nothing(tmp_path, monkeypatch):
