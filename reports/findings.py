@@ -50,7 +50,7 @@ def flags(t: dict, word: str = "role") -> list[str]:
             what = _never_always(r)
             if what is None:
                 continue
-            who = _who(r["role"], word) if unit == "role" else f"seat {r['seat']}"
+            who = wording.named(unit, r[unit], word)  # as the other flags name it
             games = "solo games" if _solo(r) else "games"
             wins = f"{r['wins']:,.0f}" if float(r["wins"]).is_integer() else f"{r['wins']:,.1f}"
             share = 100 * r["win_rate"]
@@ -63,11 +63,6 @@ def flags(t: dict, word: str = "role") -> list[str]:
         else:
             flags.append(f"- {who} {what} in {len(where)} variants: {'; '.join(where)}.")
     return flags
-
-
-def _who(role: str, word: str) -> str:
-    """A role in a flag, as the other flags name it: the Trusted, the leader Boadicee."""
-    return f"the {wording.title(role)}" if word == "role" else f"the {word} {wording.title(role)}"
 
 
 NEVER_WINS, ALWAYS_WINS = 0.01, 0.99  # "never wins" at or below 1% of its games, "always" from 99%
@@ -341,9 +336,8 @@ def _merge_variants(lines: list[str], labels: list[str]) -> list[str]:
         found.setdefault(text, []).append(label)
         figures.setdefault(text, []).append(numbers)
     out = []
-    for text, where in found.items():
-        if where:
-            text = _figures_filled(text, figures[text])
+    for masked, where in found.items():
+        text = _figures_filled(masked, figures[masked]) if where else masked
         if not where:
             out.append(text)
         elif len(where) == 1:

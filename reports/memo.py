@@ -25,6 +25,7 @@ from reports.wording import (  # noqa: F401 (num, pts, p_is: used as memo.num by
     SIG,
     compare_label,
     count,
+    named,
     num,
     p_is,
     p_text,
@@ -107,7 +108,7 @@ def far_flags(t: dict, word: str) -> list[str]:
             ext = max(rs, key=lambda r: abs(r["win_rate"] / r["fair"] - 1))
             where = f" in {len(rs)} of {total} variants" if total > 1 else ""
             lines.append(
-                f"- FAR FROM FAIR: {_named(unit, who, word)} wins {side} its fair share{where} "
+                f"- FAR FROM FAIR: {named(unit, who, word)} wins {side} its fair share{where} "
                 f"(furthest: {pct_ci(ext['win_rate'], ext['ci_low'], ext['ci_high'])} against a "
                 f"fair {100 * ext['fair']:.0f}%"
                 + (f" in {ext['label']}" if total > 1 else "")
@@ -196,13 +197,6 @@ def chi_table(chi: pl.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- headline
 
 
-def _named(unit: str, who, word: str) -> str:
-    """In prose: the Trusted (roles), the leader Boadicee (another word), seat 2."""
-    if unit == "seat":
-        return f"seat {who}"
-    return f"the {title(who)}" if word == "role" else f"the {word} {title(who)}"
-
-
 def _extremes(table: pl.DataFrame) -> tuple[dict, dict] | None:
     """The strongest and the weakest of the variant where they are furthest apart."""
     rows = [r for r in table.sort("order").iter_rows(named=True) if r["fair"] is not None]
@@ -242,7 +236,7 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
     ext = _extremes(table)
 
     def name(r):
-        text = _named(group, r[group], word)
+        text = named(group, r[group], word)
         return text[0].upper() + text[1:]
 
     def where(r):
@@ -256,7 +250,7 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
         return (
             f"{name(a)} reaches the solo target in "
             f"{pct_ci(a['win_rate'], a['ci_low'], a['ci_high'])} of its games{where(a)}, "
-            f"{_named(group, b[group], word)} in "
+            f"{named(group, b[group], word)} in "
             f"{pct_ci(b['win_rate'], b['ci_low'], b['ci_high'])}{where(b)}."
         )
     top, bottom = ext
@@ -276,11 +270,11 @@ def _extremes_sentence(t: dict, word: str, group: str, several: bool) -> str | N
             f"No {who} wins significantly more or less than its fair share of "
             f"{100 * top['fair']:.0f}%: the rates run from {rates}."
         )
-    lower = _named(group, bottom[group], word)
+    lower = named(group, bottom[group], word)
     if several and top["label"] == bottom["label"]:
         # one variant holds both extremes: name it once, first
         return (
-            f"At {top['label']}, {_named(group, top[group], word)} wins "
+            f"At {top['label']}, {named(group, top[group], word)} wins "
             f"{pct_ci(top['win_rate'], top['ci_low'], top['ci_high'])} of its games and {lower} "
             f"{pct_ci(bottom['win_rate'], bottom['ci_low'], bottom['ci_high'])}, against a fair "
             f"{100 * top['fair']:.0f}%."
@@ -337,7 +331,7 @@ def _sweep_sentence(t: dict, word: str, param: str | None) -> str | None:
     for _, role, lo, hi in sorted(spans, key=lambda x: (-x[0], x[1]))[:3]:
         where = (lambda r: f" at {_value(param, r[at])}") if param else (lambda r: f" in {r[at]}")
         parts.append(
-            f"{_named('role', role, word)} between {pct(lo['win_rate'])}{where(lo)} and "
+            f"{named('role', role, word)} between {pct(lo['win_rate'])}{where(lo)} and "
             f"{pct(hi['win_rate'])}{where(hi)}"
         )
     more = len(changed) - len(parts)
@@ -454,12 +448,12 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
                 continue
             top = sig.row(sig["diff"].abs().arg_max(), named=True)
             more = sig.height - 1
-            named = _named(top["unit"], top["group"], word)
+            who = named(top["unit"], top["group"], word)
             effect = pts_ci(top["diff"], top["ci_low"], top["ci_high"])
             out.append(
-                f"{at}{move} moves {named} {effect} points ({top['method']}, after Holm)."
+                f"{at}{move} moves {who} {effect} points ({top['method']}, after Holm)."
                 if not more
-                else f"{at}{move} moves {named} {_effect(top)} and {more} more significantly "
+                else f"{at}{move} moves {who} {_effect(top)} and {more} more significantly "
                 "(after Holm)."
             )
     by_move: dict = {}
@@ -471,7 +465,7 @@ def axis_sentences(diff: pl.DataFrame, word: str) -> list[str]:
         others = f" (and for {len(xs) - 1} more)" if len(xs) > 1 else ""
         out.append(
             f"Interaction: the effect of {axis_name(axis)} {frm} → {to} depends on the other "
-            f"settings{others}: {_named(lo['unit'], lo['group'], word)} "
+            f"settings{others}: {named(lo['unit'], lo['group'], word)} "
             f"{pts_ci(hi['diff'], hi['ci_low'], hi['ci_high'])} at {hi['stratum']}, "
             f"{pts_ci(lo['diff'], lo['ci_low'], lo['ci_high'])} at {lo['stratum']} "
             "(intervals apart)."

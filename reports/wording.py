@@ -83,6 +83,13 @@ def title(name) -> str:
     return pretty(name).title()
 
 
+def named(unit: str, who, word: str) -> str:
+    """In prose: the Trusted (roles), the leader Boadicee (another word), seat 2."""
+    if unit == "seat":
+        return f"seat {who}"
+    return f"the {title(who)}" if word == "role" else f"the {word} {title(who)}"
+
+
 def count(n) -> str:
     return f"{int(n):,}"
 
