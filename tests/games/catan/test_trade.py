@@ -287,7 +287,8 @@ def test_greedy_offer_bounds_and_one_table_pick_as_valuing_every_offer(
 def _first_best(s, data, seat, params):
     """The first best :func:`action_value` over every legal action, offers and answers valued
     one by one: greedy's pick before issue 42's shortcuts (value_offers, answer_offer)."""
-    acts = legal(s, data)  # in listed order
+    buf = np.zeros(S.MAX_ACTIONS, np.int32)
+    acts = [int(a) for a in buf[: rules.legal_actions(s, data, buf)]]  # listed, not sorted
     mask = G.places_mask(s, data, seat, sum(a < S.A_ROLL for a in acts))
     can_settle = any(S.A_SETTLE <= a < S.A_CITY for a in acts)
     n_roads = sum(S.A_ROAD <= a < S.A_ROLL for a in acts)
