@@ -19,7 +19,7 @@ from sim.games.celtic_trader.rules import (
     legal_actions,
     step,
 )
-from strategies.celtic_quest.greedy import planned_move
+from strategies.celtic_quest.greedy import MAX_TURN_ACTIONS, planned_move
 from strategies.celtic_trader import choose_action
 
 
@@ -69,6 +69,25 @@ def test_every_planned_move_is_legal_on_the_enchanted_map():
     assert seen["moves"] > 20_000
     assert seen["enchanted"] > seen["moves"] // 3  # most moves are on an enchanted map
     assert seen["illegal"] == [], f"{len(seen['illegal'])} illegal planned moves"
+
+
+def test_the_plan_leaves_its_legal_listing_in_the_buffer():
+    """The bot checks its planned move against the listing the plan was made from
+    (``_move``): nothing the planner calls may write over ``buf[:n]`` but the same listing."""
+    legal = np.zeros(S.BUF_LEN, np.int32)
+    seen = {"moves": 0, "overwritten": 0}
+
+    def check(state, data, seat, values, rng, buf):
+        if state[S.ACTS] > MAX_TURN_ACTIONS:
+            return  # the safety net passes before any listing
+        planned_move(state, data, seat, values, rng, buf)
+        n = legal_actions(state, data, legal)
+        seen["moves"] += 1
+        seen["overwritten"] += not np.array_equal(buf[:n], legal[:n])
+
+    _play(4, 30, root=42, on_move=check)
+    assert seen["moves"] > 5_000
+    assert seen["overwritten"] == 0
 
 
 def _crystals_picked(players, n_games, root, data=None):
