@@ -146,10 +146,15 @@ GREEDY_DECL = BotDecl(
 # win share against greedy, 4 players, 1,200 games, seeds 0, 1: 0.441, 0.465; horizon=3 0.366,
 # horizon=9 0.488). Three rounds at every player count (horizon = 3 x players): 0.545, 0.558 at
 # 4 players (horizon=12 rollouts=32: 0.530, 1.2x the games/s); 2 players unchanged (6).
+# Issue 42, 48 rollouts at 4 and 5 players: against greedy, seats rotated, seeds 10-14, 8,050
+# games (8,100 at 5 players; benchmarks/search_frontier.py), 4 players 0.552 [0.541, 0.563]
+# against 0.544 [0.533, 0.555] with 64, 1.23x the games/s (99 -> 122, every seat searching);
+# 5 players 0.542 against 0.542, 85 -> 100. 40 rollouts at 4 players 0.543 (132/s), 32 0.530,
+# 24 0.519, 16 0.491: fewer cost strength. 3 players keep 64 (48: 0.544 against 0.549).
 SEARCH_DECL = search_bot_decl(
     GREEDY_DECL,
     decisions.DECISION_KINDS,
-    rollouts=64,
+    rollouts={2: 64, 3: 64, 4: 48, 5: 48},
     horizon={players: 3 * players for players in range(2, 6)},
     margin=1.0,
     same=2,
