@@ -14,7 +14,7 @@ developer's script, never run by ``make bench``; a run of a few specs takes minu
 from __future__ import annotations
 
 import argparse
-import resource
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,18 +24,13 @@ from strategies.ladder import wilson_interval
 from strategies.search_measure import pair_share
 
 
-def pooled_share(rows: Sequence[dict]) -> tuple[float, float, float]:
-    """(mean, low, high): the win share over the games of every row (ladder rows with
+def pooled_share(rows: Sequence[dict]) -> tuple[float, float, float, int]:
+    """(mean, low, high, games): the win share over the games of every row (ladder rows with
     ``win_share`` and ``games``), with its Wilson 95% interval over their sum."""
     games = sum(int(r["games"]) for r in rows)
     share = sum(r["win_share"] * int(r["games"]) for r in rows) / games
     low, high = wilson_interval(share, games)
-    return share, low, high
-
-
-def _cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    return share, low, high, games
 
 
 def every_seat_rate(game: str, spec: str, players: int, games: int) -> float:
@@ -43,19 +38,19 @@ def every_seat_rate(game: str, spec: str, players: int, games: int) -> float:
     decl = get_game(game)
     setup = make_setup(game, players, {}, spec)
     decl.play(setup, np.arange(1, dtype=np.uint64))  # load or compile outside the clock
-    start = _cpu_seconds()
+    start = time.process_time()
     decl.play(setup, np.arange(100, 100 + games, dtype=np.uint64))
-    return games / (_cpu_seconds() - start)
+    return games / (time.process_time() - start)
 
 
 def frontier_line(game: str, spec: str, players: int, games: int, seeds, rate_games: int) -> str:
     rows = [pair_share(game, "greedy", spec, games, seed, players) for seed in seeds]
-    mean, low, high = pooled_share(rows)
+    mean, low, high, pooled = pooled_share(rows)
     shares = ", ".join(f"{r['win_share']:.3f}" for r in rows)
     rate = every_seat_rate(game, spec, players, rate_games)
     return (
         f"{spec}: against greedy {mean:.3f} [{low:.3f}, {high:.3f}] "
-        f"(seeds: {shares}; {sum(int(r['games']) for r in rows)} games); "
+        f"(seeds: {shares}; {pooled} games); "
         f"{rate:.0f} games per CPU second, every seat searching"
     )
 

@@ -120,16 +120,24 @@ def _legal_or_first(state, data, buf, action):
 def planned_move(state, data, seat, params, rng, buf):
     """The movement action the bot plans, before any legality check (tests check that it is
     always legal: the plans are made on the map as it is now)."""
+    return _plan(state, data, seat, params, rng, buf)[0]
+
+
+@leaf(inline="always")
+def _plan(state, data, seat, params, rng, buf):
+    """(:func:`planned_move`, n): the legal actions it was planned from are in ``buf[:n]``
+    when it returns (n = 0: the safety net passed before listing them). Nothing it calls
+    writes there but ``legal_actions`` on this same state (the searches keep to the scratch
+    beyond ``MAX_ACTIONS``)."""
     if state[ACTS] > MAX_TURN_ACTIONS:
-        return A_PASS  # a safety net: free (0 MP) moves never loop
-    return _planned(state, data, seat, params, rng, buf, legal_actions(state, data, buf))
+        return A_PASS, 0  # a safety net: free (0 MP) moves never loop
+    n = legal_actions(state, data, buf)
+    return _planned(state, data, seat, params, rng, buf, n), n
 
 
 @leaf(inline="always")
 def _planned(state, data, seat, params, rng, buf, n):
-    """:func:`planned_move` given the legal actions listed in ``buf[:n]``. Nothing it calls
-    writes there but ``legal_actions`` on this same state (the searches keep to the scratch
-    beyond ``MAX_ACTIONS``), so the listing is still there when it returns."""
+    """The plan given the legal actions listed in ``buf[:n]``."""
     if _listed(buf, n, A_CRYSTAL):
         return _with_elixir(state, data, seat, buf, A_CRYSTAL)
     a = _make_room_for_crystal(state, data, seat, buf, n)
@@ -160,10 +168,7 @@ def _planned(state, data, seat, params, rng, buf, n):
 def _move(state, data, seat, params, rng, buf):
     """The planned move if it is legal, else a pass: checked against the listing the plan was
     made from, not listed again (a second listing took 7% of a greedy game, issue 42)."""
-    if state[ACTS] > MAX_TURN_ACTIONS:
-        return A_PASS  # planned_move's safety net
-    n = legal_actions(state, data, buf)
-    a = _planned(state, data, seat, params, rng, buf, n)
+    a, n = _plan(state, data, seat, params, rng, buf)
     if _listed(buf, n, a):
         return a
     return A_PASS

@@ -22,10 +22,11 @@ def frontier():
 
 def test_the_pooled_share_weighs_each_seed_by_its_games(frontier):
     rows = [{"win_share": 0.5, "games": 100}, {"win_share": 0.7, "games": 300}]
-    mean, low, high = frontier.pooled_share(rows)
+    mean, low, high, games = frontier.pooled_share(rows)
     assert mean == pytest.approx(0.65)  # not the plain mean of the seeds, 0.6
     assert (low, high) == pytest.approx(wilson_interval(0.65, 400))
     assert low < mean < high
+    assert games == 400
 
 
 def test_a_line_names_every_seed_the_pooled_games_and_a_rate(frontier):
