@@ -7,7 +7,7 @@ Before the first game, :func:`compile_notice` checks numba's cache index of that
 is missing it prints one line on stderr with the bot level and an estimate, and on a terminal
 keeps that line ticking with the seconds spent. The estimate is the time the same loop took the
 last time it compiled on this machine (any earlier code version), kept in a small JSON file
-beside numba's cache folders; before any, it says "10 s to a minute" (make bench lists each game's).
+beside numba's cache folders; before any, it says "5 to 30 s" (make bench lists each game's).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import time
 from pathlib import Path
 
 from sim.core.registry import GAME_MODULES
+from sim.core.split_compile import is_cached
 
-FIRST_GUESS = "10 s to a minute"
+FIRST_GUESS = "5 to 30 s"
 TIMES_FILE = "compile-seconds.json"
 
 
@@ -49,19 +50,6 @@ def needs_search(setups) -> bool:
     from strategies.search import SEARCH_CODE
 
     return any(SEARCH_CODE in setup.bot_arrays()[0] for setup in setups)
-
-
-def index_path(kernel) -> Path | None:
-    """Where numba keeps the index of ``kernel``'s cached versions (None: not a cached kernel)."""
-    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
-    index = getattr(cache_file, "_index_path", None)
-    return Path(index) if index else None
-
-
-def is_cached(kernel) -> bool:
-    """Whether numba's cache holds a compiled version of ``kernel`` (its index file exists)."""
-    index = index_path(kernel)
-    return index is None or index.exists()
 
 
 def times_path() -> Path | None:

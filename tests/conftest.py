@@ -4,8 +4,9 @@ numba's compile cost is paid once per source tree, on disk (sim/numba_cache.py),
 workers that reach the same cold game at once would both compile it. So the controller warms
 the cache before any worker starts: one process per game (its two bulk loops, the plain one
 and the one with the search, and its checked loop), ``N`` at a time, so a fresh clone
-compiles on every core. A warm cache makes this a few seconds; a plain ``pytest`` run (no
-``-n``) skips it and compiles on first use as before.
+compiles on every core (a game on one: none splits its compile over two processes, as
+sim/core/split_compile.py does alone). A warm cache makes this a few seconds; a plain
+``pytest`` run (no ``-n``) skips it and compiles on first use as before.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def _warm(game: str) -> tuple[str, int, str]:
     done = subprocess.run(
         [sys.executable, "-c", WARM.format(game=game)],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # one game per core already: no second process per compile (sim/core/split_compile.py)
+        env={**os.environ, "PYTHONPATH": str(ROOT), "MENHIR_SPLIT_COMPILE": "0"},
         capture_output=True,
         text=True,
     )

@@ -13,8 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _in_fresh_cache(script: str, cache) -> str:
     """What ``script`` prints, run in a new process with an empty numba cache (so what it
-    compiles is compiled there, never loaded)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+    compiles is compiled there, never loaded, and none of it in a second process:
+    sim/core/split_compile.py is turned off)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NUMBA_CACHE_DIR": str(cache),
+        "MENHIR_SPLIT_COMPILE": "0",
+    }
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
     )

@@ -11,6 +11,7 @@ import pytest
 import experiments.compile_notice as notice
 from sim import numba_cache
 from sim.core.registry import GAME_MODULES, make_setup
+from sim.core.split_compile import index_path
 
 
 def fake_kernel(index_path):
@@ -41,7 +42,7 @@ def test_every_numba_game_exposes_its_two_loops():
         every, plain = loops
         assert every is not plain
         for kernel in loops:  # a real cached kernel: its index lies in the numba cache folder
-            index = notice.index_path(kernel)
+            index = index_path(kernel)
             assert index is not None and index.suffix == ".nbi", game
             assert str(index).startswith(os.environ["NUMBA_CACHE_DIR"]), game
 

@@ -14,6 +14,7 @@ import numpy as np
 from sim.core.kernel import leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
+from sim.core.split_compile import prepare
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import components, current_player, init_state, is_over, legal_actions
@@ -35,7 +36,14 @@ from sim.games.celtae.state import (
     STATE_LEN,
     TURNS,
 )
-from strategies.celtae import choose_listed, choose_listed_plain
+from strategies.celtae import (
+    choose_listed,
+    choose_listed_plain,
+    determinize,
+    greedy_action,
+    greedy_listed,
+    random_action,
+)
 from strategies.search import chunk_loop
 
 SCORE_COMPONENTS = (
@@ -133,6 +141,25 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
     return ROLES_FIXED, setup.role_ids()
 
 
+def compile_halves(args, search):
+    """The loop's kernels in two halves (sim/core/split_compile.py): the policies and the
+    results here, the rules in a second process (about 8 and 10 s cold: ``init_state`` plays
+    the setup, and with it most of the rules)."""
+    data, n_players, mode, fixed, _, params, _, *results, streams, a, buf = args
+    seat_args = (a, data, 0, params[0], streams[1], buf)
+    policies = [(greedy_listed, (*seat_args, 0)), (random_action, seat_args)]
+    if search:
+        policies.insert(0, (greedy_action, seat_args))
+    here = [*policies, (write_results, (a, data, 0, *results[:9]))]  # not the actions
+    rules = [
+        (init_state, (data, n_players, mode, fixed, streams[0], a)),
+        (advance, (a, 0, data, streams[0], buf)),
+    ]
+    if search:
+        rules.append((determinize, (a, data, 0, streams[0], a)))
+    return here, rules
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed of an already validated Setup."""
     data = setup_data(setup)
@@ -145,13 +172,15 @@ def play(setup, seeds) -> ChunkResult:
         n, setup.players, len(SCORE_COMPONENTS), len(PLAYER_EXTRAS), len(DECISION_KINDS)
     )
     win = np.zeros((n, setup.players), np.float64)
-    kernel(
+    args = (
         data, setup.players, mode, fixed, codes, params, seeds,
         res.rounds, res.turns, res.end_reason, res.score, res.components, res.role, res.side,
         res.extras, win, res.actions,
         np.zeros((1 + setup.players, 4), np.uint64), np.zeros(STATE_LEN, np.int32),
         np.zeros(MAX_ACTIONS, np.int32),
     )  # fmt: skip
+    prepare(kernel, args, compile_halves, kernel is _play_kernel)
+    kernel(*args)
     if setup.players == 1:
         res.win = win
     return res

@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.core.gamedata import compiled_for
 from sim.core.results import ChunkResult
+from sim.core.split_compile import prepare
 from sim.games.celtic_quest.compile import compile_quest, fixed_graph
 from sim.games.celtic_quest.decisions import DECISION_KINDS
 from sim.games.celtic_quest.layout import QSTATE_LEN
@@ -116,6 +117,14 @@ def new_result(n: int, players: int) -> ChunkResult:
     )
 
 
+def compile_halves(args, search) -> tuple:
+    """The halves of Celtic Trader's loops as Celtic Quest plays them (its kernels themselves,
+    with the quest hooks) for sim/core/split_compile.py."""
+    from sim.games.celtic_trader.play import loop_halves
+
+    return loop_halves(args, search, lambda kernel: kernel)
+
+
 def play(setup, seeds) -> ChunkResult:
     """Play one game per seed (uint64) with the setup's bots; fill a ChunkResult."""
     from sim.games.celtic_trader.play import _play_kernel, _play_kernel_plain
@@ -130,10 +139,12 @@ def play(setup, seeds) -> ChunkResult:
     a = np.zeros(QSTATE_LEN, np.int32)
     buf = np.zeros(BUF_LEN, np.int32)
     for i, j, data in chunk_data(setup, seeds):
-        kernel(
+        args = (
             data, setup.players, ROLES_RANDOM, fixed, codes, values, seeds[i:j], res.rounds[i:j],
             res.turns[i:j], res.end_reason[i:j], res.score[i:j], res.components[i:j],
             res.role[i:j], res.extras[i:j], res.actions[i:j], streams, a, buf,
         )  # fmt: skip
+        prepare(kernel, args, compile_halves, kernel is _play_kernel)
+        kernel(*args)
     res.extras[:, :, 1] = res.extras[:, :, 0] if setup.params["tie_break"] == "most_quests" else 0
     return res

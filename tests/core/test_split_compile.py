@@ -1,0 +1,153 @@
+"""Issue 42: a cold compile splits a chunk loop's kernels over two processes
+(sim/core/split_compile.py), and every game names halves of the types its loop compiles."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import types
+
+from sim.core import split_compile
+from sim.core.registry import GAME_MODULES, get_game, make_setup
+from tests.core import split_kernels
+
+ROOT = Path(__file__).resolve().parents[2]
+
+COLD = """
+import json
+from sim.core.split_compile import prepare
+from tests.core import split_kernels as k
+state = k.state()
+prepare(k.loop, (state, 10), k.halves, False)
+print(json.dumps({
+    "value": int(k.loop(k.state(), 10)),
+    "policy": [sum(k.policy._cache_hits.values()), sum(k.policy._cache_misses.values())],
+    "rules": [sum(k.rules._cache_hits.values()), sum(k.rules._cache_misses.values())],
+}))
+"""
+
+
+def in_fresh_cache(script: str, cache, split: str):
+    """The JSON ``script`` prints last, run in a new process with an empty numba cache and
+    ``MENHIR_SPLIT_COMPILE=split``."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NUMBA_CACHE_DIR": str(cache),
+        "MENHIR_SPLIT_COMPILE": split,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def by_hand(n: int) -> int:
+    """What ``split_kernels.loop`` returns, in plain Python."""
+    state, total = list(split_kernels.state()), 0
+    for i in range(n):
+        seat = i % len(state)
+        state[0] += state[seat] * 3 + seat
+        total += state[0]
+    return total
+
+
+def test_the_second_half_compiles_in_another_process_and_is_loaded_from_the_cache(tmp_path):
+    run = in_fresh_cache(COLD, tmp_path, "1")
+    assert run["rules"] == [1, 0]  # loaded: the second process compiled it
+    assert run["policy"] == [0, 1]  # compiled here
+    assert run["value"] == by_hand(10)
+
+
+def test_turned_off_everything_compiles_here(tmp_path):
+    run = in_fresh_cache(COLD, tmp_path, "0")
+    assert run["rules"] == [0, 1] and run["policy"] == [0, 1]
+    assert run["value"] == by_hand(10)
+
+
+def test_nothing_is_split_when_the_loop_is_cached(monkeypatch):
+    calls = []
+    monkeypatch.setattr(split_compile, "_PREPARED", set())
+    monkeypatch.setattr(split_compile, "enabled", lambda: True)
+    monkeypatch.setattr(split_compile, "is_cached", lambda kernel: True)
+    split_compile.prepare(split_kernels.loop, (split_kernels.state(), 1), calls.append, False)
+    assert calls == []
+
+
+def test_an_int_argument_is_typed_as_a_compiled_caller_passes_it():
+    state = np.zeros(3, np.int32)
+    assert split_compile.signature((state, 5, np.int32(2), np.int8(1))) == (
+        types.Array(types.int32, 1, "C"),
+        types.int64,
+        types.int64,
+        types.int64,
+    )
+
+
+def loop_calls(game: str, bots: str) -> tuple:
+    """``(kernel, args, halves, search)`` of one game's first loop call (warm cache)."""
+    play = importlib.import_module(f"{GAME_MODULES[game]}.play")
+    seen = []
+    assert hasattr(play, "prepare"), f"{game}'s play module does not split its cold compile"
+    g = get_game(game)
+    players = 4 if g.min_players <= 4 <= g.max_players else g.max_players
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(play, "prepare", lambda *call: seen.append(call))
+        g.play(make_setup(game, players, {}, bots), np.arange(1, dtype=np.uint64))
+    assert seen, f"{game}: play never called prepare"
+    return seen[0]
+
+
+NUMBA_GAMES = [g for g, m in GAME_MODULES.items() if m.startswith("sim.games.")]
+
+
+@pytest.mark.parametrize("game", NUMBA_GAMES)
+def test_each_half_is_of_the_types_the_loop_compiles(game):
+    """Every kernel a game hands to a half is in numba's cache under the signature the half
+    computes: a half of other types would be compiled for nothing (the loop would then compile
+    the kernel again). Meaningful on the cache ``make test`` warms (every loop compiled in one
+    process each, nothing split): only the loops' own signatures are there, and the ones a
+    test called from Python (an int32 action, say), never a half's of its own."""
+    for bots, search in (("greedy", False), ("search", True)):
+        kernel, args, halves, searching = loop_calls(game, bots)
+        assert searching == search, game
+        here, there = halves(args, search)
+        assert here and there, game
+        for part, part_args in (*here, *there):
+            assert part.targetoptions.get("inline") != "always", (game, part)
+            cache = part._cache
+            key = cache._index_key(split_compile.signature(part_args), part.targetctx.codegen())
+            index = cache._cache_file._load_index()
+            assert key in index, (game, bots, part.py_func.__qualname__)
+
+
+def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):
+    """Celtica's greedy loop, cold: the rules come from the second process (loaded here,
+    never compiled here) and the policies compile here, once each."""
+    script = (
+        "import json, importlib\n"
+        "import numpy as np\n"
+        "from sim.core import split_compile\n"
+        "from sim.core.registry import get_game, make_setup\n"
+        "play = importlib.import_module('sim.games.celtica.play')\n"
+        "calls = []\n"
+        "def spy(kernel, args, halves, search):\n"
+        "    calls.append(halves(args, search))\n"
+        "    split_compile.prepare(kernel, args, halves, search)\n"
+        "play.prepare = spy\n"
+        "get_game('celtica').play(make_setup('celtica', 4, {}, 'greedy'), np.arange(1))\n"
+        "here, there = calls[0]\n"
+        "count = lambda k: [sum(k._cache_hits.values()), sum(k._cache_misses.values())]\n"
+        "print(json.dumps([[count(k) for k, _ in here], [count(k) for k, _ in there]]))\n"
+    )
+    here, there = in_fresh_cache(script, tmp_path, "1")
+    assert here and all(c == [0, 1] for c in here), here  # compiled here, once
+    assert there and all(c == [1, 0] for c in there), there  # loaded, never compiled here
