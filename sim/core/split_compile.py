@@ -109,16 +109,19 @@ def prepare(kernel, args: tuple, halves: Halves, search: bool) -> None:
     except BaseException:
         _stop(helper)
         raise
-    if helper is not None:
-        try:
-            helper.wait(timeout=WAIT_SECONDS)
-        except BaseException:  # too slow (its kernels then compile here), or interrupted
-            _stop(helper)
-            if not isinstance(sys.exc_info()[1], subprocess.TimeoutExpired):
-                raise
+    if helper is None:
+        return
+    try:
+        helper.wait(timeout=WAIT_SECONDS)
+    except subprocess.TimeoutExpired:  # too slow: its kernels then compile here
+        _stop(helper)
+    except BaseException:
+        _stop(helper)
+        raise
 
 
 def _start(halves: Halves, args: tuple, search: bool) -> subprocess.Popen | None:
+    """The second process, given the job on its stdin (None if it could not be started)."""
     try:
         job = pickle.dumps((halves, args, search))
         helper = subprocess.Popen(
@@ -127,9 +130,13 @@ def _start(halves: Halves, args: tuple, search: bool) -> subprocess.Popen | None
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+    except (OSError, pickle.PicklingError, AttributeError, TypeError):
+        return None
+    try:
         helper.stdin.write(job)
         helper.stdin.close()
-    except (OSError, pickle.PicklingError, AttributeError, TypeError):
+    except OSError:
+        _stop(helper)
         return None
     return helper
 
