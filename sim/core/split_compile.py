@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 from numba import typeof
 from numba.core.dispatcher import Dispatcher
 
@@ -83,6 +84,21 @@ def policy_and_rules(args, search, policies, init_state, advance, determinize) -
     if search:
         rules.append((determinize, (a, data, 0, streams[0], a)))
     return [(policy, (a, data, 0, params[0], streams[1], buf)) for policy in policies], rules
+
+
+def checked_halves(data, n_players, params, policies, init_state, roles, step) -> tuple:
+    """The halves of a checked loop (sim/core/check.py): the policies its random and greedy
+    seats play (``policy(state, data, seat, params[seat], rng, buf)``) here, ``init_state(data,
+    n_players, *roles, rng, state)`` and ``step(state, action, data, rng, out)`` in the second
+    process. The loop allocates its state, buffers and chance streams itself: arrays of their
+    types stand in."""
+    state, buf, rng = np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(4, np.uint64)
+    here = [(policy, (state, data, 0, params[0], rng, buf)) for policy in policies]
+    rules = [
+        (init_state, (data, n_players, *roles, rng, state)),
+        (step, (state, 0, data, rng, state)),
+    ]
+    return here, rules
 
 
 def compile_parts(parts: Sequence[Part]) -> None:

@@ -15,6 +15,7 @@ import pytest
 from numba import types
 
 from sim.core import split_compile
+from sim.core.check import NO_CORRUPTION, invariants_module
 from sim.core.registry import GAME_MODULES, get_game, make_setup
 from tests.core import split_kernels
 
@@ -92,18 +93,44 @@ def test_an_int_argument_is_typed_as_a_compiled_caller_passes_it():
     )
 
 
-def loop_calls(game: str, bots: str) -> tuple:
-    """``(kernel, args, halves, search)`` of one game's first loop call (warm cache)."""
-    play = importlib.import_module(f"{GAME_MODULES[game]}.play")
+def first_prepare(module, plays) -> tuple:
+    """``(kernel, args, halves, search)`` of the first loop call ``plays()`` makes through
+    ``module``'s ``prepare`` (warm cache: nothing compiles)."""
+    assert hasattr(module, "prepare"), f"{module.__name__} does not split its cold compile"
     seen = []
-    assert hasattr(play, "prepare"), f"{game}'s play module does not split its cold compile"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "prepare", lambda *call: seen.append(call))
+        plays()
+    assert seen, f"{module.__name__} never called prepare"
+    return seen[0]
+
+
+def loop_calls(game: str, bots: str) -> tuple:
+    """The first ``prepare`` call of one game's chunk loop with these bots."""
     g = get_game(game)
     players = 4 if g.min_players <= 4 <= g.max_players else g.max_players
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(play, "prepare", lambda *call: seen.append(call))
-        g.play(make_setup(game, players, {}, bots), np.arange(1, dtype=np.uint64))
-    assert seen, f"{game}: play never called prepare"
-    return seen[0]
+    setup = make_setup(game, players, {}, bots)
+    play = importlib.import_module(f"{GAME_MODULES[game]}.play")
+    return first_prepare(play, lambda: g.play(setup, np.arange(1, dtype=np.uint64)))
+
+
+def checked_calls(game: str) -> tuple:
+    """The first ``prepare`` call of one game's checked loop, as the test session warms it."""
+    g = get_game(game)
+    setup = make_setup(game, g.min_players, {}, "random")
+    module = invariants_module(game)
+    seeds = np.arange(1, dtype=np.uint64)
+    return first_prepare(module, lambda: module.checked(setup, seeds, 10_000, NO_CORRUPTION))
+
+
+def assert_cached_as_halves(game: str, what: str, args, halves, search) -> None:
+    here, there = halves(args, search)
+    assert here and there, (game, what)
+    for part, part_args in (*here, *there):
+        assert part.targetoptions.get("inline") != "always", (game, what, part)
+        cache = part._cache
+        key = cache._index_key(split_compile.signature(part_args), part.targetctx.codegen())
+        assert key in cache._cache_file._load_index(), (game, what, part.py_func.__qualname__)
 
 
 NUMBA_GAMES = [g for g, m in GAME_MODULES.items() if m.startswith("sim.games.")]
@@ -111,22 +138,19 @@ NUMBA_GAMES = [g for g, m in GAME_MODULES.items() if m.startswith("sim.games.")]
 
 @pytest.mark.parametrize("game", NUMBA_GAMES)
 def test_each_half_is_of_the_types_the_loop_compiles(game):
-    """Every kernel a game hands to a half is in numba's cache under the signature the half
-    computes: a half of other types would be compiled for nothing (the loop would then compile
-    the kernel again). Meaningful on the cache ``make test`` warms (every loop compiled in one
-    process each, nothing split): only the loops' own signatures are there, and the ones a
-    test called from Python (an int32 action, say), never a half's of its own."""
+    """Every kernel a game hands to a half (its chunk loops' and its checked loop's) is in
+    numba's cache under the signature the half computes: a half of other types would be
+    compiled for nothing (the loop would then compile the kernel again). Meaningful on the
+    cache ``make test`` warms (every loop compiled in one process each, nothing split): only
+    the loops' own signatures are there, and the ones a test called from Python (an int32
+    action, say), never a half's of its own."""
     for bots, search in (("greedy", False), ("search", True)):
-        kernel, args, halves, searching = loop_calls(game, bots)
+        _, args, halves, searching = loop_calls(game, bots)
         assert searching == search, game
-        here, there = halves(args, search)
-        assert here and there, game
-        for part, part_args in (*here, *there):
-            assert part.targetoptions.get("inline") != "always", (game, part)
-            cache = part._cache
-            key = cache._index_key(split_compile.signature(part_args), part.targetctx.codegen())
-            index = cache._cache_file._load_index()
-            assert key in index, (game, bots, part.py_func.__qualname__)
+        assert_cached_as_halves(game, bots, args, halves, search)
+    _, args, halves, searching = checked_calls(game)
+    assert not searching, game
+    assert_cached_as_halves(game, "checked", args, halves, False)
 
 
 def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):

@@ -26,6 +26,7 @@ from numba import njit
 
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.core.split_compile import checked_halves, prepare
 from sim.games.catan import params as P
 from sim.games.catan import state as S
 from sim.games.catan.params import compile_data
@@ -35,7 +36,7 @@ from sim.games.catan.rules_longest import road_length
 from sim.games.catan.rules_placement import road_edges, road_ok
 from sim.games.catan.rules_shared import victory_points
 from sim.games.catan.trade import offer_get, offer_give
-from strategies.catan import choose_action, choose_plain
+from strategies.catan import choose_action, choose_plain, greedy_action, random_action
 from strategies.search import checked_loop
 
 INVARIANTS = (
@@ -441,6 +442,14 @@ def checked_kernel(
             counts[err, 1] += 1
 
 
+def compile_halves(args, search):
+    """The checked loop's kernels in two halves (sim/core/split_compile.py)."""
+    data, n_players, _, params, *_ = args
+    return checked_halves(
+        data, n_players, params, [greedy_action, random_action], init_state, (), step
+    )
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = compile_data(dict(setup.params), setup.players)
@@ -450,8 +459,10 @@ def checked(setup, seeds, max_steps, corrupt):
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    kernel(
+    args = (
         data, setup.players, codes, values, np.ascontiguousarray(seeds, np.uint64), max_steps,
         corrupt, first_code, first_step, counts,
     )  # fmt: skip
+    prepare(kernel, args, compile_halves, False)
+    kernel(*args)
     return first_code, first_step, counts

@@ -19,6 +19,7 @@ from numba import njit
 
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.core.split_compile import checked_halves, prepare
 from sim.games.catan import invariants as base_inv
 from sim.games.catan import state as S
 from sim.games.catan.params import D_SLOT_VERTICES, G_N_HEX, G_N_SLOTS
@@ -47,7 +48,7 @@ from sim.games.catan_great_wall.rules import (
     step,
     victory_points,
 )
-from strategies.catan_great_wall import choose_action, choose_plain
+from strategies.catan_great_wall import choose_action, choose_plain, greedy_action
 from strategies.search import checked_loop
 
 GW_INVARIANTS = (
@@ -267,6 +268,12 @@ def checked_kernel(
             counts[err, 1] += 1
 
 
+def compile_halves(args, search):
+    """The checked loop's kernels in two halves (sim/core/split_compile.py)."""
+    data, n_players, _, params, *_ = args
+    return checked_halves(data, n_players, params, [greedy_action], init_state, (), step)
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = compile_data(dict(setup.params), setup.players)
@@ -276,8 +283,10 @@ def checked(setup, seeds, max_steps, corrupt):
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    kernel(
+    args = (
         data, setup.players, codes, values, np.ascontiguousarray(seeds, np.uint64), max_steps,
         corrupt, first_code, first_step, counts,
     )  # fmt: skip
+    prepare(kernel, args, compile_halves, False)
+    kernel(*args)
     return first_code, first_step, counts

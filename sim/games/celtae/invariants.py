@@ -14,6 +14,7 @@ from numba import njit
 
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.core.split_compile import checked_halves, prepare
 from sim.games.celtae.params import (
     G_CUBES,
     G_DISCS,
@@ -91,7 +92,7 @@ from sim.games.celtae.state import (
     TOKEN_RESERVE,
     TRACK,
 )
-from strategies.celtae import choose_action, choose_plain
+from strategies.celtae import choose_action, choose_plain, greedy_action, random_action
 from strategies.search import checked_loop
 
 NON_DRUID_WORKERS = 56  # 16 farmers + 16 builders + 16 soldiers + 8 nobles
@@ -356,6 +357,14 @@ def checked_kernel(
             counts[err, 1] += 1
 
 
+def compile_halves(args, search):
+    """The checked loop's kernels in two halves (sim/core/split_compile.py)."""
+    data, n_players, mode, fixed, _, params, *_ = args
+    return checked_halves(
+        data, n_players, params, [greedy_action, random_action], init_state, (mode, fixed), step
+    )
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = setup_data(setup)
@@ -366,8 +375,10 @@ def checked(setup, seeds, max_steps, corrupt):
     first_code = np.zeros(n, np.int64)
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
-    kernel(
+    args = (
         data, setup.players, mode, fixed, codes, values, np.ascontiguousarray(seeds, np.uint64),
         max_steps, corrupt, first_code, first_step, counts,
     )  # fmt: skip
+    prepare(kernel, args, compile_halves, False)
+    kernel(*args)
     return first_code, first_step, counts

@@ -14,6 +14,7 @@ imports them; this module imports that loop).
 import numpy as np
 
 import sim.games.celtic_trader.invariants as trader_checks
+from sim.core.split_compile import prepare
 from sim.games.celtic_quest.checks import (
     CARRY,
     CRYSTALS,
@@ -67,6 +68,12 @@ def checked_kernel(
     )  # fmt: skip
 
 
+def compile_halves(args, search) -> tuple:
+    """The halves of Celtic Trader's checked loop as Celtic Quest plays it (its kernels
+    themselves, with the quest hooks) for sim/core/split_compile.py."""
+    return trader_checks.loop_halves(args, lambda kernel: kernel)
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py);
     on generated maps (the default) each game is checked on its own map."""
@@ -82,8 +89,10 @@ def checked(setup, seeds, max_steps, corrupt):
         bad = corrupt.copy()
         if bad[0] >= 0:
             bad[0] -= i  # the kernel counts games from the start of its run
-        loop(
+        args = (
             data, setup.players, S.ROLES_RANDOM, fixed, codes, values, seeds[i:j], max_steps,
             bad, first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip
+        prepare(loop, args, compile_halves, False)
+        loop(*args)
     return first_code, first_step, counts

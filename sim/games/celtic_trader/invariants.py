@@ -14,6 +14,7 @@ from numba import njit
 import sim.games.celtic_quest.checks as quest_checks
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.core.split_compile import checked_halves, prepare
 from sim.games.celtic_quest.layout import QSTATE_LEN
 from sim.games.celtic_trader import state as S
 from sim.games.celtic_trader.params import (
@@ -35,7 +36,7 @@ from sim.games.celtic_trader.params import (
 )
 from sim.games.celtic_trader.play import chunk_data, role_mode_of, trader_kernel, write_results
 from sim.games.celtic_trader.rules import current_player, init_state, is_over, legal_actions, step
-from strategies.celtic_trader import choose_action, choose_plain
+from strategies.celtic_trader import choose_action, choose_plain, policy
 from strategies.search import checked_loop
 
 INVARIANTS = (
@@ -199,6 +200,19 @@ def checked_kernel(
             counts[err, 1] += 1
 
 
+def loop_halves(args, copy) -> tuple:
+    """The checked loop's kernels (each as ``copy`` gives it) in two halves for
+    sim/core/split_compile.py."""
+    data, n_players, mode, fixed, _, params, *_ = args
+    rules = (copy(init_state), (mode, fixed), copy(step))
+    return checked_halves(data, n_players, params, [copy(policy)], *rules)
+
+
+def compile_halves(args, search) -> tuple:
+    """Celtic Trader's halves: its copies of the kernels (play.trader_kernel)."""
+    return loop_halves(args, trader_kernel)
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     codes, values = setup.bot_arrays()
@@ -213,8 +227,10 @@ def checked(setup, seeds, max_steps, corrupt):
         bad = corrupt.copy()
         if bad[0] >= 0:
             bad[0] -= i  # the kernel counts games from the start of its run
-        kernel(
+        args = (
             data, setup.players, mode, fixed, codes, values, seeds[i:j], max_steps, bad,
             first_code[i:j], first_step[i:j], counts,
         )  # fmt: skip
+        prepare(kernel, args, compile_halves, False)
+        kernel(*args)
     return first_code, first_step, counts

@@ -12,12 +12,13 @@ from numba import njit
 
 from sim.core.check import C_CAPPED, C_ENDS, C_INPUT, C_LEGAL, C_SCORE, GAME_BASE, GENERIC
 from sim.core.rng import seed_streams
+from sim.core.split_compile import checked_halves, prepare
 from sim.games.celtica import params as P
 from sim.games.celtica import state as S
 from sim.games.celtica.params import compile_data
 from sim.games.celtica.play import write_results
 from sim.games.celtica.rules import current_player, init_state, is_over, legal_actions, step
-from strategies.celtica import choose_action, choose_plain
+from strategies.celtica import choose_action, choose_plain, greedy_action, random_action
 from strategies.search import checked_loop
 
 INVARIANTS = (
@@ -191,6 +192,14 @@ def checked_kernel(
             counts[err, 1] += 1
 
 
+def compile_halves(args, search):
+    """The checked loop's kernels in two halves (sim/core/split_compile.py)."""
+    data, n_players, _, _, _, params, *_ = args
+    return checked_halves(
+        data, n_players, params, [greedy_action, random_action], init_state, (), step
+    )
+
+
 def checked(setup, seeds, max_steps, corrupt):
     """(first violation per game, its step, counts) for one chunk of seeds (sim/core/check.py)."""
     data = compile_data(dict(setup.params))
@@ -201,8 +210,10 @@ def checked(setup, seeds, max_steps, corrupt):
     first_step = np.zeros(n, np.int64)
     counts = np.zeros((N_ROWS, 2), np.int64)
     fixed = np.zeros(max(setup.players, 1), np.int64)
-    kernel(
+    args = (
         data, setup.players, 0, fixed, codes, values, np.ascontiguousarray(seeds, np.uint64),
         max_steps, corrupt, first_code, first_step, counts,
     )  # fmt: skip
+    prepare(kernel, args, compile_halves, False)
+    kernel(*args)
     return first_code, first_step, counts
