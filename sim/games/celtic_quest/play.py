@@ -121,9 +121,10 @@ def compile_halves(args, search) -> tuple:
     """The halves of Celtic Trader's loops as Celtic Quest plays them (its kernels themselves,
     with the quest hooks) for sim/core/split_compile.py. Celtic Quest's greedy (22 s cold)
     calls Celtic Trader's last, so Celtic Trader's compiles first on the other side, and the
-    cache has it when Celtic Quest's reaches it. Without the search the greedy compiles here and the rules there
-    (24 s cold before, 20 s after); with the search, whose own kernels compile here once both
-    halves are done, the greedy compiles there and the rules here (30 s before, 29 s after)."""
+    cache has it when Celtic Quest's reaches it. Without the search the greedy compiles here
+    and the rules there (24 s cold before, 20 s after); with the search, whose own kernels
+    compile here once both halves are done, the greedy compiles there and the rules here (30 s
+    before, 29 s after)."""
     from sim.games.celtic_trader.play import loop_halves
     from strategies.celtic_trader.greedy import greedy_action as trader_greedy
 
