@@ -206,3 +206,47 @@ def test_check_help_states_the_capped_games_rule():
     text = " ".join(result.output.split())
     assert "--max-capped PERCENT" in text and "(default 0.1)" in text
     assert "safety cap" in text and "broke no rule" in text
+
+
+class Done:
+    """A finished future: its value (hashable by identity, as a real future is)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+class InProcessBackend:
+    """The backend interface check_games uses, playing each chunk at once, in this process."""
+
+    capacity = 2
+
+    def submit(self, fn, *args):
+        return Done(fn(*args))
+
+    def wait_any(self, futures):
+        return futures[:1]
+
+    def result(self, future):
+        return future.value
+
+
+def test_parallel_checks_compile_once_in_the_parent_first(monkeypatch):
+    """With workers, the parent checks one game before any chunk goes out: the kernels compile
+    once there (on both cores of a cold cache), and the workers load them."""
+    calls = []
+    real = check_mod._run
+
+    def parent_run(setup, seeds, max_steps, corrupt):
+        calls.append(("parent", len(seeds)))
+        return real(setup, seeds, max_steps, corrupt)
+
+    def worker(setup, seeds, max_steps, corrupt):
+        calls.append(("worker", len(seeds)))
+        return real(setup, seeds, max_steps, corrupt)
+
+    monkeypatch.setattr(check_mod, "_run", parent_run)
+    setup = make_setup("celtica", 2, {}, "random")
+    two = check_games(setup, 40, seed=3, chunk=10, backend=InProcessBackend(), worker=worker)
+    assert calls[0] == ("parent", 1) and calls[1:] == [("worker", 10)] * 4
+    one = check_games(setup, 40, seed=3, chunk=10)
+    assert (one.counts == two.counts).all() and (one.first_code == two.first_code).all()

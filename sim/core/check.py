@@ -221,6 +221,10 @@ def check_games(
         if progress is not None:
             progress(len(code))
 
+    if len(starts) > 1 and (backend is not None or jobs > 1):
+        # one game here first: the kernels compile once, on both cores of a cold cache
+        # (sim/core/split_compile.py), and the workers load them instead of each compiling
+        _run(setup, seeds[:1], max_steps, NO_CORRUPTION)
     if backend is not None and len(starts) > 1:
         pending = iter(starts)
         in_flight: dict = {}
