@@ -79,8 +79,13 @@ def test_nothing_is_split_when_the_loop_is_cached(monkeypatch):
     monkeypatch.setattr(split_compile, "_PREPARED", set())
     monkeypatch.setattr(split_compile, "enabled", lambda: True)
     monkeypatch.setattr(split_compile, "is_cached", lambda kernel: True)
-    split_compile.prepare(split_kernels.loop, (split_kernels.state(), 1), calls.append, False)
+    halves = lambda args, search: calls.append(search) or ([], [])  # noqa: E731
+    split_compile.prepare(split_kernels.loop, (split_kernels.state(), 1), halves, False)
     assert calls == []
+    monkeypatch.setattr(split_compile, "_PREPARED", set())
+    monkeypatch.setattr(split_compile, "is_cached", lambda kernel: False)
+    split_compile.prepare(split_kernels.loop, (split_kernels.state(), 1), halves, False)
+    assert calls == [False]  # not cached: the halves are asked for (and are empty here)
 
 
 def test_an_int_argument_is_typed_as_a_compiled_caller_passes_it():
