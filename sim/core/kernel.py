@@ -44,6 +44,10 @@ from numba import njit
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
+from sim.core import numba_patch
+
+numba_patch.apply()  # a faster inline="always" (sim/core/numba_patch.py), before any compile
+
 
 def _widened(ty):
     """The type a kernel is compiled for when a compiled caller passes ``ty``."""
