@@ -4,8 +4,8 @@ numba inlines a kernel marked ``inline="always"`` by copying the callee's IR blo
 ``copy.deepcopy``, each block on its own, and each copy drags along the callee's whole variable
 scope (every variable of the function with its source location): the copy grows with blocks
 times variables. It then copies the copy once more, for a return value both of numba's callers
-discard. In Celtic Quest's cold compile, whose greedy inlines its middle layers, that copying
-was about a fifth of the time numba spent.
+discard. Celtic Quest's greedy inlines its middle layers: its kernels compiled in one process
+from an empty cache took 34.9-35.9 s with numba's copies, 33.1 s without.
 
 :func:`apply` rewrites ``InlineWorker.inline_ir`` from numba's own source with two changes:
 the blocks of one copy share one ``deepcopy`` memo (the scope is copied once, as the callee's
@@ -33,21 +33,19 @@ _EDITS = (
 )
 
 ENV = "MENHIR_NUMBA_PATCH"  # 0: numba's own inliner (to measure against)
-_applied = False
 
 
 def apply() -> bool:
     """Patch numba's inliner once per process; returns whether it is patched."""
-    global _applied
-    if _applied:
-        return True
-    if os.environ.get(ENV, "1") == "0":
-        return False
     try:
         from numba.core import inline_closurecall as module
     except ImportError:
         return False
     worker = module.InlineWorker
+    if getattr(worker.inline_ir, "menhir_patched", False):
+        return True
+    if os.environ.get(ENV, "1") == "0":
+        return False
     try:
         source = inspect.getsource(worker.inline_ir)
     except (OSError, TypeError):
@@ -62,9 +60,8 @@ def apply() -> bool:
         compile(source, "<numba inline_ir, sim/core/numba_patch.py>", "exec"),
         module.__dict__,
         namespace,
-    )  # noqa: S102
+    )
     patched = namespace["inline_ir"]
     patched.menhir_patched = True
     worker.inline_ir = patched
-    _applied = True
     return True
