@@ -424,6 +424,17 @@ def _own_names(*kernels):
     test session warms each game in its own) gave their closures the same symbol; loaded into
     one process, a game then called the other game's closure (Catan's search ran Troy's on
     Catan's state and crashed). The kernels' modules make each game's names its own.
+
+    The rollout and the search are inlined into their callers (numba's ``inline="always"``),
+    the search into the game's chunk loop: numba compiles every kernel into a module of its
+    own with its callees' code linked in and optimises that module whole, so each level of
+    the search, calling the game's rules and greedy policy, optimised them again. Inlined, the
+    loop's compile makes one such pass instead of three (issue 42, cold compile of the
+    search's loop, quiet machine, back to back: the Great Wall 17.4 -> 15.2 s, Troy 16.9 ->
+    14.8, Celtae 20.4 -> 18.6, Celtic Quest 26.2 -> 24.6; the same tables; inlining the small
+    closures as well cost 0.5-1 s more). A kernel the search is inlined into counts
+    references (``sim.core.kernel.counted``): the search allocates, and numba refuses to
+    compile that into a leaf.
     """
     tag = "__".join(getattr(k, "py_func", k).__module__.replace(".", "_") for k in kernels)
 
@@ -476,8 +487,9 @@ def make_search_bot(
                                                      # plan it made at an earlier decision and
                                                      # keeps in buf (the follow parameter)
 
-    Returns ``search_action(state, data, seat, params, rng, buf) -> action``, a plain ``@njit``
-    kernel for the game's cached ``choose_action`` to call with bot code 2. ``params`` is the
+    Returns ``search_action(state, data, seat, params, rng, buf) -> action``, an ``@njit``
+    kernel inlined into the game's cached ``choose_action``, which calls it with bot code 2 and
+    counts references, as its loop does (:func:`_own_names`). ``params`` is the
     seat's float64 row (:data:`SEARCH_PARAMS`, then greedy's), ``rng`` the seat's own stream,
     ``buf`` the game's int32 action buffer. A policy may keep memory in ``buf`` (Celtic
     Trader's greedy keeps its movement plan there): greedy's own pick is computed on the real
@@ -554,7 +566,7 @@ def make_search_bot(
 
     if advance is None:
 
-        @jit
+        @jit(inline="always")
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """Play ``action`` from the dealt position ``a``, then greedy to the horizon; its
             value. ``a`` and ``b`` are overwritten (the rollout alternates between them)."""
@@ -575,7 +587,7 @@ def make_search_bot(
         # three loops, not one loop over adapters: adapters that drop the listing (even with
         # numba's inline="always") cost 10-15% of Celtic Trader's and Celtica's games/s
 
-        @jit
+        @jit(inline="always")
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """:func:`play_out` on ``a`` in place (``b`` unused)."""
             advance(a, action, data, rs)
@@ -590,7 +602,7 @@ def make_search_bot(
 
     else:
 
-        @jit
+        @jit(inline="always")
         def play_out(a, b, data, seat, action, gparams, horizon, margin, rs, work, sc, ev):
             """:func:`play_out` on ``a`` in place, the legal actions listed by ``advance``."""
             n = advance(a, action, data, rs, work)
@@ -604,9 +616,9 @@ def make_search_bot(
                 n = advance(a, act, data, rs, work)
             return value_of(a, data, seat, gparams, margin, sc, ev)
 
-    # reference counting stays on explicitly: a game's bot dispatch may be a leaf kernel
-    # (sim.core.kernel), whose callees would otherwise inherit its _nrt=False
-    @jit(_nrt=True)
+    # reference counting stays on explicitly for a call from Python (inlined, the caller's
+    # own counts apply: numba refuses the search's allocations in a leaf kernel)
+    @jit(_nrt=True, inline="always")
     def search_action(state, data, seat, params, rng, buf):
         gparams = params[N_SEARCH_PARAMS:]
         # asked before greedy's call, which moves its plan on

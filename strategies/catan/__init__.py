@@ -7,7 +7,7 @@ any deal of the cards the seat cannot see).
 """
 
 import sim.games.catan.decisions as decisions  # the kinds the search's skip names
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.catan.rules import (  # search hook (bot levels): advance..step
@@ -98,7 +98,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == SEARCH_CODE:  # search hook (bot levels)

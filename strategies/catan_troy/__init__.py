@@ -7,7 +7,7 @@ reads only what ``seat`` may know.
 """
 
 import sim.games.catan_troy.decisions as decisions  # the kinds the search's skip names
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.catan_troy.rules import (
@@ -118,7 +118,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code."""
     if code == SEARCH_CODE:  # search hook (bot levels)

@@ -5,7 +5,7 @@ only what ``seat`` may know (its own hand, the public board, other hands' sizes)
 """
 
 import sim.games.celtae.decisions as decisions  # the kinds the search's skip names
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
 from sim.games.celtae.rules import (  # search hook (bot levels): current_player..step
@@ -99,7 +99,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_action(state, data, seat, code, params, rng, buf):
     if code == SEARCH_CODE:  # search hook (bot levels)
         return search_action(state, data, seat, params, rng, buf)
@@ -115,7 +115,7 @@ def choose_listed_plain(state, data, seat, code, params, rng, buf, n):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_listed(state, data, seat, code, params, rng, buf, n):
     """:func:`choose_listed_plain` with the search bot too."""
     if code == SEARCH_CODE:  # search hook (bot levels)

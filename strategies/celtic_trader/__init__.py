@@ -5,7 +5,7 @@ greedy.py), 2 reserved for ``search`` (one more branch in :func:`choose_action`)
 """
 
 import sim.games.celtic_trader.decisions as decisions  # a module: importing its names is a cycle
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.rng import randint
 from sim.games.celtic_trader.params import O_RULES, QUEST_HOOKS, R_QUEST
 from sim.games.celtic_trader.rules import (
@@ -81,7 +81,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_action(state, data, seat, code, params, rng, buf):
     """The action of ``seat``'s bot; ``buf`` is an int32 buffer of state.BUF_LEN."""
     if code == SEARCH_CODE:  # search hook (bot levels)

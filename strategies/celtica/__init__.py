@@ -17,7 +17,7 @@ the unknown card beats declining.
 import numpy as np
 
 import sim.games.celtica.decisions as decisions  # the kinds the search's skip names
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import randint
@@ -550,7 +550,7 @@ def choose_plain(state, data, seat, code, params, rng, buf):
     return random_action(state, data, seat, params, rng, buf)
 
 
-@leaf(inline="always")  # into its loops: a call level and a compiled module fewer
+@counted(inline="always")  # into its loops; inlines the search, which allocates
 def choose_action(state, data, seat, code, params, rng, buf):
     """Dispatch on the seat's bot code.
 

@@ -268,6 +268,35 @@ def test_the_search_closure_is_compiled_once_and_then_loaded_from_the_cache(tmp_
     assert runs == [["0", "1"], ["1", "0"]]
 
 
+_INLINE_PROBE = """
+from sim.core import registry
+registry.GAME_MODULES["toy_pig"] = "tests.strategies.toy_game"
+from sim.core.batch import play_batch
+from sim.core.registry import make_setup
+from tests.strategies import toy_game
+play_batch(make_setup("toy_pig", 2, {}, "search:rollouts=8,greedy"), range(3))
+search = toy_game.search_action
+cell = search.py_func.__code__.co_freevars.index("play_out")
+play_out = search.py_func.__closure__[cell].cell_contents
+print(len(toy_game._play_kernel.overloads), len(search.overloads), len(play_out.overloads))
+"""
+
+
+def test_the_search_and_its_rollout_compile_inlined_into_the_loop(tmp_path):
+    """Issue 42: numba optimises each compiled kernel's module with its callees linked in, so a
+    search compiled on its own, and its rollout on its own, optimised the game's rules and
+    greedy policy twice more. Inlined, a fresh compile of a loop with a searching seat
+    compiles the loop and neither of them."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), MENHIR_SPLIT_COMPILE="0")
+    env.pop("NUMBA_DISABLE_JIT", None)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", _INLINE_PROBE], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["1", "0", "0"]
+
+
 @pytest.mark.parametrize("game_id", _games_with_search()[1:])
 def test_search_that_skips_every_kind_of_decision_plays_the_greedy_game(game_id):
     """``skip`` leaves the decisions whose greedy pick is of a listed kind to greedy, without a

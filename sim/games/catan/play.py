@@ -10,7 +10,7 @@ of a game that reached the VP target is the winner's alone, whatever the other s
 
 import numpy as np
 
-from sim.core.kernel import leaf, work_arrays
+from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.core.split_compile import policy_and_rules, prepare
@@ -71,7 +71,7 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
         extras[g, s, 3] = -state[TURNS_TAKEN + s]
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data,
     n_players,

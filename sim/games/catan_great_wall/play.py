@@ -11,7 +11,7 @@ order the best losers by VP (§5).
 
 import numpy as np
 
-from sim.core.kernel import leaf, work_arrays
+from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.core.split_compile import policy_and_rules, prepare
@@ -90,7 +90,7 @@ def write_results(state, data, g, rounds, turns, end_reason, winner, score, comp
         extras[g, s, 5] = state[PENALTY + s]
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score,
     components, extras, actions, streams, a, buf,

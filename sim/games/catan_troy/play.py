@@ -12,7 +12,7 @@ winner's alone (§5.1).
 
 import numpy as np
 
-from sim.core.kernel import leaf, work_arrays
+from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
 from sim.core.split_compile import policy_and_rules, prepare
@@ -96,7 +96,7 @@ def write_results(
         role[g, s] = state[SIDE + s]
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, winner, score, components,
     extras, role, actions, streams, a, buf,

@@ -11,7 +11,7 @@ Solo: ``win`` = 1 when the score reaches ``solo_target``.
 
 import numpy as np
 
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.core.split_compile import prepare
@@ -91,7 +91,7 @@ def write_results(s, data, g, rounds, turns, end_reason, score, comps, role, sid
         win[g, seat] = 1.0 if total >= data.rules[G_SOLO_TARGET] else 0.0
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, codes, params, seeds,
     rounds, turns, end_reason, score, comps, role, side, extras, win, actions,

@@ -8,7 +8,7 @@ import numpy as np
 
 import sim.games.celtic_quest.scoring as quest  # its result columns
 from sim.core.gamedata import compiled_for
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.core.specialize import specialized
@@ -62,7 +62,7 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
         role[g, seat] = state[pb + P_ROLE]
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data, n_players, role_mode, fixed_roles, bot_codes, bot_params, seeds,
     rounds, turns, end_reason, score, components, role, extras, actions, streams, a, buf,

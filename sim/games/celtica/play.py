@@ -68,7 +68,7 @@ def write_results(state, data, g, rounds, turns, end_reason, score, components, 
         extras[g, s, X_XP] = xp_count(state, s)
 
 
-@leaf
+@counted  # the search, inlined, allocates
 def _play_kernel(
     data, n_players, codes, params, seeds, rounds, turns, end_reason, score, components, extras,
     actions, streams, a, buf,

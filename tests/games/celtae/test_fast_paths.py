@@ -10,7 +10,7 @@ whole games of every player count, against ``step``, ``legal_actions``, ``greedy
 import numpy as np
 import pytest
 
-from sim.core.kernel import leaf
+from sim.core.kernel import counted, leaf
 from sim.core.registry import make_setup
 from sim.core.rng import seed_streams
 from sim.games.celtae.params import setup_data
@@ -35,7 +35,7 @@ CHECKS = (
 )
 
 
-@leaf
+@counted  # the dispatch inlines the search, which allocates
 def _compare(
     data, n_players, role_mode, fixed, codes, params, seeds,
     streams, chance, a, b, c, before, listed, legal, buf, found,
