@@ -102,6 +102,7 @@ from sim.core.kernel import copy_part, copy_state
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import mix64, randint, seed_stream
+from sim.core.scratch import stack_float64, stack_int64, stack_uint64
 from sim.core.specialize import specialized
 
 SEARCH_CODE = 2
@@ -659,7 +660,7 @@ def make_search_bot(
                 cand[0] = first
                 break
         base = decision_base(state, rng)
-        rs = np.empty(4, np.uint64)
+        rs = stack_uint64(4)
         k = n
         width = int(params[P_WIDTH])
         if 0 < width < k:
@@ -692,13 +693,22 @@ def make_search_bot(
         budget = max(rollouts, k)
         a = np.empty_like(state)
         b = np.empty_like(state)
-        sc = np.zeros(MAX_SEATS, np.int64)
-        ev = np.zeros(MAX_SEATS, np.float64)
+        # work values on the stack or from two np.empty overloads: each np.zeros or np.ones
+        # overload was numba code compiled into every game's search loop (issue 42)
+        sc = stack_int64(MAX_SEATS)
+        ev = stack_float64(MAX_SEATS)
+        for s in range(MAX_SEATS):
+            sc[s] = 0
+            ev[s] = 0.0
         dealt = np.empty_like(state)  # race: one deal per round, shared by the candidates
-        rs_dealt = np.empty(4, np.uint64)
-        sums = np.zeros(k, np.float64)
-        counts = np.zeros(k, np.int64)
-        gain_sq = np.zeros(k, np.float64)  # paired: sum of squared (value - greedy's value)
+        rs_dealt = stack_uint64(4)
+        sums = np.empty(k, np.float64)
+        gain_sq = np.empty(k, np.float64)  # paired: sum of squared (value - greedy's value)
+        counts = np.empty(k, np.int64)
+        for c in range(k):
+            sums[c] = 0.0
+            gain_sq[c] = 0.0
+            counts[c] = 0
 
         if c_ucb == 0.0:
             # a paired race against greedy's pick: every round plays rollout r of each
@@ -706,7 +716,9 @@ def make_search_bot(
             # clear keep is dropped, and the round stops once only greedy's pick is left
             cut = params[P_CUT]
             keep = params[P_KEEP]
-            alive = np.ones(k, np.bool_)
+            alive = np.empty(k, np.int64)  # 1 while the candidate races
+            for c in range(k):
+                alive[c] = 1
             n_alive = k
             spent = 0
             r = 0
@@ -744,7 +756,7 @@ def make_search_bot(
                     lost = racing and _upper_gain(sums[c], gain_sq[c], r, cut) < keep
                     twin = 0 < same <= r and gain_sq[c] == 0.0  # valued as greedy's pick so far
                     if lost or twin:
-                        alive[c] = False
+                        alive[c] = 0
                         n_alive -= 1
             # play an alternative only if its paired gain clears keep + z standard errors
             best = 0

@@ -2,9 +2,9 @@
 
 A ``leaf`` kernel (sim/core/kernel.py) may not allocate, yet some need a few work values (Celtae's
 ``settle`` lists the options of each phase it passes through, Catan's longest-road search keeps
-its trail on a stack). ``stack_int32(n)``, ``stack_int64(n)`` and ``stack_float64(n)`` (``n`` a
-literal) return an uninitialised 1-d array of ``n`` items held in the calling function's stack
-frame (an ``alloca`` in its entry block, made once per call of the
+its trail on a stack). ``stack_int32(n)``, ``stack_int64(n)``, ``stack_uint64(n)`` and
+``stack_float64(n)`` (``n`` a literal) return an uninitialised 1-d array of ``n`` items held in
+the calling function's stack frame (an ``alloca`` in its entry block, made once per call of the
 caller, however often the line runs): no heap, no meminfo, nothing to count or free. The array
 must not outlive that call (never returned or stored), which is how ``np.empty`` work arrays
 were used here anyway.
@@ -51,3 +51,4 @@ def _stack_array(dtype):
 stack_int32 = _stack_array(types.int32)
 stack_int64 = _stack_array(types.int64)
 stack_float64 = _stack_array(types.float64)
+stack_uint64 = _stack_array(types.uint64)

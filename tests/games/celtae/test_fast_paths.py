@@ -13,12 +13,12 @@ import pytest
 from sim.core.kernel import counted, leaf
 from sim.core.registry import make_setup
 from sim.core.rng import seed_streams
+from sim.core.scratch import stack_float64, stack_int32, stack_int64, stack_uint64
 from sim.games.celtae.params import setup_data
 from sim.games.celtae.play import role_mode_of
 from sim.games.celtae.rules import current_player, init_state, is_over, legal_actions, step
 from sim.games.celtae.rules_scoring import progress_met, progress_met_seats
 from sim.games.celtae.rules_turn import advance, step_listed
-from sim.games.celtae.scratch import stack_float64, stack_int32, stack_int64
 from sim.games.celtae.state import MAX_ACTIONS, MAX_PCARDS, MAX_PLAYERS, NP, PCARD, STATE_LEN
 from strategies.celtae import GREEDY_CODE, choose_action, choose_listed
 from strategies.celtae.greedy import greedy_action
@@ -117,10 +117,13 @@ def test_fast_paths_match_the_kernel_api(players):
 
 @leaf
 def _scratch_sums(n):
-    """Fill three stack arrays and read them back: their lengths and the values written."""
+    """Fill four stack arrays and read them back: their lengths and the values written."""
     i32 = stack_int32(MAX_ACTIONS)
     i64 = stack_int64(MAX_PLAYERS)
     f64 = stack_float64(7)
+    u64 = stack_uint64(4)  # the search's seed streams
+    for k in range(u64.shape[0]):
+        u64[k] = np.uint64(0xFFFFFFFFFFFFFFF0) + np.uint64(k)
     for k in range(i32.shape[0]):
         i32[k] = k * n
     for k in range(i64.shape[0]):
@@ -132,11 +135,12 @@ def _scratch_sums(n):
         total += i32[k]
     for k in range(f64.shape[0]):
         total += f64[k]
-    return i32.shape[0], i64.shape[0], f64.shape[0], total, i64[MAX_PLAYERS - 1]
+    return i32.shape[0], i64.shape[0], f64.shape[0], total, i64[MAX_PLAYERS - 1], u64[3]
 
 
 def test_stack_arrays_hold_what_is_written_in_a_leaf_kernel():
-    n32, n64, nf, total, last = _scratch_sums(3)
+    n32, n64, nf, total, last, top = _scratch_sums(3)
     assert (n32, n64, nf) == (MAX_ACTIONS, MAX_PLAYERS, 7)
+    assert top == 0xFFFFFFFFFFFFFFF3  # unsigned: above int64's range
     assert total == 3 * sum(range(MAX_ACTIONS)) + 0.5 * sum(range(7))
     assert last == (1 << 40) + MAX_PLAYERS - 1
