@@ -6,7 +6,9 @@ measured in fresh subprocesses; then games/s for every bot level on one process 
 processes; then this process's peak memory. With a history file (``make bench`` passes
 ``benchmarks/history.csv``) every games/s figure is also appended there as a row, and each line
 says how it compares with the best earlier row of the same kind (game, bot, players, jobs), so a
-regression is visible at a glance. With a floors file (``make bench`` passes
+regression is visible at a glance; the start figures (cold compile, cached start) go to
+``compile_<name>`` beside it (``benchmarks/compile_history.csv``: history.csv keeps its games/s
+columns), compared with the lowest earlier figure. With a floors file (``make bench`` passes
 ``benchmarks/floors.toml``) or a history, the lines end with a checklist: per figure measured,
 its floor (or "-"), pass or below, and the best earlier figure of the same game, bot, players,
 jobs and metric with the ratio.
@@ -82,10 +84,19 @@ def parallel_rate(setup, seconds: float, jobs: int) -> float:
 
 HISTORY_FIELDS = ("date", "commit", "game", "bot", "players", "jobs", "games_per_s", "peak_mib")
 _KIND = ("game", "bot", "players", "jobs")
+# the start figures' history: a cold compile or a cached start of a bot level's chunk loop
+# (``bot`` greedy: the plain loop that random and greedy share), in seconds, lower is better
+START_FIELDS = ("date", "commit", "game", "bot", "metric", "seconds")
 
 
-def read_history(path) -> list[dict[str, str]]:
-    """The rows of a history CSV (none when it does not exist yet)."""
+def start_history_path(path) -> Path:
+    """Where the start figures of the history at ``path`` go: ``compile_<name>`` beside it."""
+    path = Path(path)
+    return path.with_name(f"compile_{path.name}")
+
+
+def read_history(path, fields=HISTORY_FIELDS) -> list[dict[str, str]]:
+    """The rows of a history CSV with ``fields`` (none when it does not exist yet)."""
     path = Path(path)
     if not path.exists():
         return []
@@ -98,12 +109,12 @@ def read_history(path) -> list[dict[str, str]]:
         ) from None
     except OSError as exc:
         raise ParamError(f"{path}: cannot read the bench history ({exc.strerror})") from None
-    if rows and not set(HISTORY_FIELDS) <= set(rows[0]):
+    if rows and not set(fields) <= set(rows[0]):
         raise ParamError(f"{path}: not a bench history (its columns are not menhir's)")
     return rows
 
 
-def append_history(path, row: dict) -> None:
+def append_history(path, row: dict, fields=HISTORY_FIELDS) -> None:
     """Append ``row`` to the history CSV, writing the header on first use. The file is rewritten
     through a temporary file and renamed, so an interrupted bench never leaves half a row."""
     path = Path(path)
@@ -115,10 +126,10 @@ def append_history(path, row: dict) -> None:
     try:
         with os.fdopen(fd, "w", newline="") as fh:
             fh.write(text)
-            writer = csv.DictWriter(fh, fieldnames=HISTORY_FIELDS, lineterminator="\n")
+            writer = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
             if not text:
                 writer.writeheader()
-            writer.writerow({k: row[k] for k in HISTORY_FIELDS})
+            writer.writerow({k: row[k] for k in fields})
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -164,9 +175,20 @@ class History:
 
     def __init__(self, path=None):
         self.path = path
+        self.start_path = start_history_path(path) if path else None
         self.earlier = read_history(path) if path else []
+        self.earlier_starts = read_history(self.start_path, START_FIELDS) if path else []
         self.commit = current_commit(path) if path else ""
         self.date = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+
+    def record_start(self, game: str, bot: str, metric: str, seconds: float) -> None:
+        """Append a start figure to the start history (nothing without a history)."""
+        if self.start_path:
+            row = dict(
+                date=self.date, commit=self.commit, game=game, bot=bot, metric=metric,
+                seconds=round(seconds, 2),
+            )  # fmt: skip
+            append_history(self.start_path, row, START_FIELDS)
 
     def record(self, game: str, bot: str, players: int, jobs: int, rate: float) -> str:
         """Append the figure; return the suffix for its line (empty without a history)."""
@@ -305,17 +327,30 @@ def floor_for(floors: list[Floor], fig: Figure) -> Floor | None:
     return max(matching, key=Floor.named) if matching else None
 
 
-def best_earlier(history: list[dict[str, str]], fig: Figure) -> dict[str, str] | None:
-    """The best earlier history row of ``fig``'s game, bot, players, jobs and metric (the
-    history keeps games/s only: None for any other metric, or when there is none)."""
-    if fig.metric != HISTORY_METRIC:
-        return None
-    same = [h for h in history if all(str(h[k]) == getattr(fig, k) for k in _KIND)]
-    return max(same, key=lambda h: float(h["games_per_s"])) if same else None
+def best_earlier(
+    history: list[dict[str, str]], fig: Figure, starts: list[dict[str, str]] = ()
+) -> tuple[float, dict[str, str]] | None:
+    """``(value, row)`` of the best earlier figure of ``fig``'s kind: the highest games/s of
+    its game, bot, players and jobs in ``history``, or the lowest start figure of its game, bot
+    and metric in ``starts`` (None when there is none)."""
+    if fig.metric == HISTORY_METRIC:
+        same = [h for h in history if all(str(h[k]) == getattr(fig, k) for k in _KIND)]
+        best = max(same, key=lambda h: float(h["games_per_s"]), default=None)
+        return None if best is None else (float(best["games_per_s"]), best)
+    same = [h for h in starts if (h["game"], h["bot"], h["metric"]) == (fig.game, fig.bot,
+            fig.metric)]  # fmt: skip
+    best = min(same, key=lambda h: float(h["seconds"]), default=None)
+    return None if best is None else (float(best["seconds"]), best)
 
 
-def checklist(figures: list[Figure], floors: list[Floor], history: list[dict[str, str]]):
-    """The lines that print each figure against its floor and its best earlier figure."""
+def checklist(
+    figures: list[Figure],
+    floors: list[Floor],
+    history: list[dict[str, str]],
+    starts: list[dict[str, str]] = (),
+):
+    """The lines that print each figure against its floor and its best earlier figure (games/s
+    from ``history``, start figures from ``starts``)."""
     head = ("game", "bot", "players", "jobs", "metric", "figure", "floor", "check", "best", "ratio")
     rows, below = [], 0
     for fig in figures:
@@ -325,14 +360,14 @@ def checklist(figures: list[Figure], floors: list[Floor], history: list[dict[str
             ok = floor.passes(fig.value)
             check = "pass" if ok else ("below" if floor.direction == "at least" else "over")
             below += not ok
-        best = best_earlier(history, fig)
+        best = best_earlier(history, fig, starts)
         if best is None:
             shown_best, ratio = "-", "-"
         else:
-            rate = float(best["games_per_s"])
-            day = str(best["date"]).split()[0].split("T")[0]
-            shown_best = f"{_number(rate)} ({day} {best['commit']})"
-            ratio = f"x{fig.value / rate:.2f}"
+            value, row = best
+            day = str(row["date"]).split()[0].split("T")[0]
+            shown_best = f"{_number(value)} ({day} {row['commit']})"
+            ratio = f"x{fig.value / value:.2f}" if value else "-"
         rows.append(
             (fig.game, fig.bot, fig.players, fig.jobs, fig.metric, _number(fig.value),
              floor.shown() if floor else "-", check, shown_best, ratio)
@@ -374,12 +409,15 @@ def run_bench(
             cold = start_time(game_id, cache)
             cached = start_time(game_id, cache)
         emit(f"{game_id} start: cold compile {cold:.1f} s, cached {cached:.2f} s (random, greedy)")
-        figures.append(Figure(game_id, "greedy", "-", "1", "cold_compile_s", cold))
+        for metric, seconds in (("cold_compile_s", cold), ("cached_start_s", cached)):
+            figures.append(Figure(game_id, "greedy", "-", "1", metric, seconds))
+            record.record_start(game_id, "greedy", metric, seconds)
         if any(b.name == "search" for b in decl.bots) and (bots is None or "search" in bots):
             with tempfile.TemporaryDirectory() as cache:
                 cold = start_time(game_id, cache, "search", players)
             emit(f"{game_id} start: cold compile {cold:.1f} s (search)")
             figures.append(Figure(game_id, "search", "-", "1", "cold_compile_s", cold))
+            record.record_start(game_id, "search", "cold_compile_s", cold)
         for bot in [b.name for b in decl.bots if bots is None or b.name in bots]:
             setup = make_setup(game_id, players, {}, bot)
             for j in sorted({1, jobs}):
@@ -395,7 +433,7 @@ def run_bench(
         emit(f"{game_id} peak memory (this process): {peak:.0f} MiB")
     if history or floors:
         emit(f"each figure against its floor ({floors or '-'}) and its best ({history or '-'}):")
-        for line in checklist(figures, limits, record.earlier):
+        for line in checklist(figures, limits, record.earlier, record.earlier_starts):
             emit(line)
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)

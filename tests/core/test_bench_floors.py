@@ -125,7 +125,8 @@ def test_run_bench_ends_with_the_checklist_and_keeps_the_history_format(
     line = "fake_dice 3p greedy jobs=1: 300 games/s (x1.50 of best 200, 2026-11-21 bbb2222)"
     assert line in lines  # the measuring lines keep their form
     assert row_of(lines, "fake_dice", "greedy", "3", "1")[5:9] == ["300", ">=", "150", "pass"]
-    assert row_of(lines, "fake_dice", "greedy", "-")[5:9] == ["3.0", "<=", "15", "pass"]
+    cold = row_of(lines, "fake_dice", "greedy", "-", "1", "cold_compile_s")
+    assert cold[5:9] == ["3.0", "<=", "15", "pass"]
     assert lines[-1] == "0 of 2 figures with a floor miss it"
     text = history.read_text()
     assert text.startswith(before)  # append-only, the same columns
@@ -199,3 +200,37 @@ def test_the_shipped_floors_cover_the_issue_targets():
             assert bench.floor_for(limits, cold).direction == "at most"
     greedy = {f.game for f in limits if f.bot == "greedy" and f.jobs == "1"}
     assert greedy == {"celtic_trader", "celtica", "catan"}
+
+
+def test_the_start_figures_go_beside_the_history_and_compare_with_the_lowest(
+    floors, tmp_path, monkeypatch
+):
+    """Issue 42, item 5: every figure is kept. The cold compiles and cached starts go to
+    ``compile_history.csv`` beside the history (whose columns stay), and the checklist gives
+    each one the lowest earlier figure of its game, bot level and metric."""
+    history = write_history(tmp_path / "history.csv")
+    starts = tmp_path / "compile_history.csv"
+    assert bench.start_history_path(history) == starts
+    starts.write_text(
+        "date,commit,game,bot,metric,seconds\n"
+        "2026-11-20 10:00,aaa1111,fake_dice,greedy,cold_compile_s,6.0\n"
+        "2026-11-21 10:00,bbb2222,fake_dice,greedy,cold_compile_s,4.0\n"
+        "2026-11-22 10:00,ccc3333,fake_dice,greedy,cold_compile_s,5.0\n"
+        "2026-11-22 10:00,ccc3333,fake_dice,greedy,cached_start_s,0.5\n"
+        "2026-11-22 10:00,ccc3333,other_game,greedy,cold_compile_s,1.0\n"
+    )
+    monkeypatch.setattr(bench, "start_time", lambda game, cache, *level: 3.0)
+    monkeypatch.setattr(bench, "games_per_second", lambda setup, seconds: (300, 1.0))
+    lines = bench.run_bench(["fake_dice"], jobs=1, history=history, floors=floors)
+
+    cold = row_of(lines, "fake_dice", "greedy", "-", "1", "cold_compile_s")
+    assert cold[5:] == ["3.0", "<=", "15", "pass", "4.0", "(2026-11-21", "bbb2222)", "x0.75"]
+    cached = row_of(lines, "fake_dice", "greedy", "-", "1", "cached_start_s")
+    assert cached[5:] == ["3.0", "-", "-", "0.5", "(2026-11-22", "ccc3333)", "x6.00"]
+    rows = bench.read_history(starts, bench.START_FIELDS)
+    assert [(r["game"], r["bot"], r["metric"], r["seconds"]) for r in rows[5:]] == [
+        ("fake_dice", "greedy", "cold_compile_s", "3.0"),
+        ("fake_dice", "greedy", "cached_start_s", "3.0"),
+    ]
+    assert all(r["commit"] and r["date"] for r in rows[5:])
+    assert history.read_text().splitlines()[0] == ",".join(bench.HISTORY_FIELDS)
