@@ -490,9 +490,9 @@ def make_search_bot(
 
     Returns ``search_action(state, data, seat, params, rng, buf) -> action``, an ``@njit``
     kernel inlined into the game's cached ``choose_action``, which calls it with bot code 2 and
-    counts references, as its loop does (:func:`_own_names`). ``params`` is the
-    seat's float64 row (:data:`SEARCH_PARAMS`, then greedy's), ``rng`` the seat's own stream,
-    ``buf`` the game's int32 action buffer. A policy may keep memory in ``buf`` (Celtic
+    counts references, as its loop does (:func:`_own_names`). ``params`` is the seat's float64
+    row (:data:`SEARCH_PARAMS`, then greedy's), ``rng`` the seat's own stream, ``buf`` the
+    game's int32 action buffer. A policy may keep memory in ``buf`` (Celtic
     Trader's greedy keeps its movement plan there): greedy's own pick is computed on the real
     ``buf``, as when greedy plays, and every rollout starts from a copy of it; the search lists
     the legal actions in a buffer of its own. ``state`` is never written. A game whose policy

@@ -337,8 +337,8 @@ def best_earlier(
         same = [h for h in history if all(str(h[k]) == getattr(fig, k) for k in _KIND)]
         best = max(same, key=lambda h: float(h["games_per_s"]), default=None)
         return None if best is None else (float(best["games_per_s"]), best)
-    same = [h for h in starts if (h["game"], h["bot"], h["metric"]) == (fig.game, fig.bot,
-            fig.metric)]  # fmt: skip
+    kind = (fig.game, fig.bot, fig.metric)
+    same = [h for h in starts if (h["game"], h["bot"], h["metric"]) == kind]
     best = min(same, key=lambda h: float(h["seconds"]), default=None)
     return None if best is None else (float(best["seconds"]), best)
 

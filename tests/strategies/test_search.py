@@ -236,12 +236,32 @@ def test_a_search_default_may_vary_by_player_count_and_each_value_is_checked():
         assert params[0][P_HORIZON] == 4
 
 
-_CACHE_PROBE = """
+_TOY_PROBE = """
 from sim.core import registry
 registry.GAME_MODULES["toy_pig"] = "tests.strategies.toy_game"
 from sim.core.batch import play_batch
 from sim.core.registry import make_setup
 from tests.strategies import toy_game
+"""
+
+
+def _toy_probe(script: str, cache) -> list[str]:
+    """What ``script`` (after the toy game's imports) prints, run in a new process whose numba
+    cache is ``cache`` (compiled there, none of it in a second process)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), MENHIR_SPLIT_COMPILE="0")
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _TOY_PROBE + script],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split()
+
+
+_CACHE_PROBE = """
 play_batch(make_setup("toy_pig", 2, {}, "search:rollouts=4,greedy"), range(2))
 stats = toy_game._play_kernel.stats
 print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
@@ -251,29 +271,11 @@ print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
 def test_the_search_closure_is_compiled_once_and_then_loaded_from_the_cache(tmp_path):
     """The design choice of strategies.search: the game's cached dispatch carries the search
     code, so a second process loads it instead of compiling (hits 1, misses 0)."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    env.pop("NUMBA_DISABLE_JIT", None)
-    root = Path(__file__).resolve().parents[2]
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", _CACHE_PROBE],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        for _ in range(2)
-    ]
+    runs = [_toy_probe(_CACHE_PROBE, tmp_path) for _ in range(2)]
     assert runs == [["0", "1"], ["1", "0"]]
 
 
 _INLINE_PROBE = """
-from sim.core import registry
-registry.GAME_MODULES["toy_pig"] = "tests.strategies.toy_game"
-from sim.core.batch import play_batch
-from sim.core.registry import make_setup
-from tests.strategies import toy_game
 play_batch(make_setup("toy_pig", 2, {}, "search:rollouts=8,greedy"), range(3))
 search = toy_game.search_action
 cell = search.py_func.__code__.co_freevars.index("play_out")
@@ -287,14 +289,7 @@ def test_the_search_and_its_rollout_compile_inlined_into_the_loop(tmp_path):
     search compiled on its own, and its rollout on its own, optimised the game's rules and
     greedy policy twice more. Inlined, a fresh compile of a loop with a searching seat
     compiles the loop and neither of them."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), MENHIR_SPLIT_COMPILE="0")
-    env.pop("NUMBA_DISABLE_JIT", None)
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", _INLINE_PROBE], cwd=root, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["1", "0", "0"]
+    assert _toy_probe(_INLINE_PROBE, tmp_path) == ["1", "0", "0"]
 
 
 @pytest.mark.parametrize("game_id", _games_with_search()[1:])
