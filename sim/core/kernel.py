@@ -44,9 +44,10 @@ from numba import njit
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from sim.core import numba_patch
+from sim.core import lazy_codegen, numba_patch
 
 numba_patch.apply()  # a faster inline="always" (sim/core/numba_patch.py), before any compile
+LAZY_CODEGEN = lazy_codegen.apply()  # a callee's machine code only if run (lazy_codegen.py)
 
 
 def _widened(ty):
@@ -66,10 +67,26 @@ class _OneVersionDispatcher(CPUDispatcher):
         kws = {k: _widened(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
+    def compile(self, sig):
+        with lazy_codegen.compiling():
+            return super().compile(sig)
+
+    def add_overload(self, cres):
+        if lazy_codegen.is_pending(cres.library):
+            self._menhir_lazy_versions = True
+        super().add_overload(cres)
+
+    def __call__(self, *args, **kws):
+        if self.__dict__.get("_menhir_lazy_versions"):  # emitted before a call from Python
+            self._menhir_lazy_versions = False
+            lazy_codegen.materialize_dispatcher(self)
+        return super().__call__(*args, **kws)
+
 
 def _one_version(kernel):
     if isinstance(kernel, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a Python function)
         kernel.__class__ = _OneVersionDispatcher  # njit's own checks and options, then ours
+        lazy_codegen.register(kernel.py_func)
     return kernel
 
 

@@ -33,6 +33,7 @@ from numba import typeof
 from numba.core.dispatcher import Dispatcher
 
 from sim.core.kernel import _widened
+from sim.core.lazy_codegen import lazy_roots
 
 ENV = "MENHIR_SPLIT_COMPILE"
 WAIT_SECONDS = 900  # the second process's limit (its kernels then compile here)
@@ -104,9 +105,10 @@ def checked_halves(data, n_players, params, policies, init_state, roles, step) -
 def compile_parts(parts: Sequence[Part]) -> None:
     """Compile each kernel for its arguments' types (not one that its callers inline: it would
     compile on its own for nothing)."""
-    for kernel, args in parts:
-        if kernel.targetoptions.get("inline") != "always":
-            kernel.compile(signature(args))
+    with lazy_roots():  # for the loop to link: no machine code (sim/core/lazy_codegen.py)
+        for kernel, args in parts:
+            if kernel.targetoptions.get("inline") != "always":
+                kernel.compile(signature(args))
 
 
 def prepare(kernel, args: tuple, halves: Halves, search: bool) -> None:

@@ -1,0 +1,75 @@
+"""Issue 42: a kernel compiled for its callers is linked into them and emits no machine code of
+its own until something runs it (sim/core/lazy_codegen.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.core.test_split_compile import by_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIRST = """
+import json
+from sim.core.lazy_codegen import is_pending
+from tests.core import split_kernels as k
+value = int(k.loop(k.state(), 10))
+pending = lambda kernel: [is_pending(c.library) for c in kernel.overloads.values()]
+before = {"loop": pending(k.loop), "policy": pending(k.policy), "rules": pending(k.rules)}
+policy = int(k.policy(k.state(), 1))  # called from Python: emitted first
+entry = list(k.rules.overloads.values())[0].entry_point  # called past the dispatcher
+direct = int(entry(k.state(), 2))
+print(json.dumps({"value": value, "before": before, "policy": policy,
+                  "after": pending(k.policy), "direct": direct, "rules": pending(k.rules)}))
+"""
+
+SECOND = """
+import json
+from tests.core import split_kernels as k
+rules = int(k.rules(k.state(), 5))  # loaded from the cache, where it is bitcode
+loop = int(k.loop(k.state(), 10))
+hits = [sum(kernel._cache_hits.values()) for kernel in (k.rules, k.loop)]
+print(json.dumps({"rules": rules, "loop": loop, "hits": hits}))
+"""
+
+
+def run_in(cache, script: str, lazy: str = "1") -> dict:
+    """The JSON ``script`` prints last, in a new process with numba's cache in ``cache``."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NUMBA_CACHE_DIR": str(cache),
+        "MENHIR_SPLIT_COMPILE": "0",
+        "MENHIR_LAZY_CODEGEN": lazy,
+    }
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_callees_are_linked_without_machine_code_until_called_from_python(tmp_path):
+    run = run_in(tmp_path, FIRST)
+    assert run["before"] == {"loop": [False], "policy": [True], "rules": [True]}
+    assert run["value"] == by_hand(10)
+    assert run["policy"] == 1 * 3 + 1 and run["after"] == [False]
+    assert run["direct"] == 2 and run["rules"] == [False]  # its entry point emitted it
+
+
+def test_turned_off_every_kernel_emits_its_code(tmp_path):
+    run = run_in(tmp_path, FIRST, lazy="0")
+    assert run["before"] == {"loop": [False], "policy": [False], "rules": [False]}
+    assert run["value"] == by_hand(10)
+
+
+def test_a_callee_cached_as_bitcode_runs_from_python_in_the_next_process(tmp_path):
+    run_in(tmp_path, FIRST)
+    run = run_in(tmp_path, SECOND)
+    assert run["hits"] == [1, 1]  # both loaded, none compiled again
+    assert run["rules"] == 5 and run["loop"] == by_hand(10)
