@@ -67,6 +67,10 @@ class _OneVersionDispatcher(CPUDispatcher):
         kws = {k: _widened(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
+    def __init__(self, *args, **kwargs):  # a copy (sim.core.specialize) compiles lazily too
+        super().__init__(*args, **kwargs)
+        lazy_codegen.register(self.py_func)
+
     def compile(self, sig):
         with lazy_codegen.compiling():
             return super().compile(sig)

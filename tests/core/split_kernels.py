@@ -33,3 +33,11 @@ def halves(args, search):
 
 def state() -> np.ndarray:
     return np.arange(4, dtype=np.int32)
+
+
+HOOKS = True  # a module constant for sim.core.specialize (tests/core/test_lazy_codegen.py)
+
+
+@leaf
+def hooked(state):
+    return state[0] + (1 if HOOKS else 0)

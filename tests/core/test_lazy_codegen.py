@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sim.core import lazy_codegen
+from sim.core.specialize import specialized
+from tests.core import split_kernels
 from tests.core.test_split_compile import by_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +76,12 @@ def test_a_callee_cached_as_bitcode_runs_from_python_in_the_next_process(tmp_pat
     run = run_in(tmp_path, SECOND)
     assert run["hits"] == [1, 1]  # both loaded, none compiled again
     assert run["rules"] == 5 and run["loop"] == by_hand(10)
+
+
+def test_a_specialized_copy_of_a_leaf_compiles_lazily_as_the_leaf_does():
+    """Celtic Trader plays copies of its kernels made by sim.core.specialize (a copy with
+    Celtic Quest's hooks off): they are linked without machine code as the originals are."""
+    copy = specialized(split_kernels.hooked, {"HOOKS": False}, "nohooks")
+    assert copy is not split_kernels.hooked
+    assert copy.py_func in lazy_codegen._ELIGIBLE
+    assert split_kernels.hooked.py_func in lazy_codegen._ELIGIBLE
