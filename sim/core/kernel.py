@@ -47,7 +47,7 @@ from numba.core.registry import CPUDispatcher
 from sim.core import lazy_codegen, numba_patch
 
 numba_patch.apply()  # a faster inline="always" (sim/core/numba_patch.py), before any compile
-LAZY_CODEGEN = lazy_codegen.apply()  # a callee's machine code only if run (lazy_codegen.py)
+lazy_codegen.apply()  # a callee's machine code only if it runs (sim/core/lazy_codegen.py)
 
 
 def _widened(ty):

@@ -33,7 +33,7 @@ _DEPTH = [0]  # kernels of _ELIGIBLE being compiled, nested (numba compiles one 
 _ROOTS_LAZY = [False]  # lazy_roots(): a kernel compiled from Python is lazy too
 _ENVS: dict = {}  # every environment numba set or asked to set, by its global's name
 _APPLIED = [False]
-_ORIGINAL: dict = {}  # numba's set_env, which the patched one calls
+_NUMBA_SET_ENV = [None]  # numba's own set_env, which the patched one calls
 
 
 def register(py_func) -> None:
@@ -90,19 +90,17 @@ def materialize(library) -> None:
 def materialize_dispatcher(dispatcher) -> None:
     """Before a call from Python: emit every pending version of ``dispatcher`` and give
     numba's type dispatch their real entry points."""
-    pending = [cres for cres in dispatcher.overloads.values() if is_pending(cres.library)]
+    pending = [(args, c) for args, c in dispatcher.overloads.items() if is_pending(c.library)]
     if not pending:
         return
-    for cres in pending:
+    for args, cres in pending:
         materialize(cres.library)
-    for args, cres in list(dispatcher.overloads.items()):
-        if any(cres is p for p in pending):
-            context = cres.target_context
-            cfunc = context.get_executable(cres.library, cres.fndesc, cres.environment)
-            context.insert_user_function(cfunc, cres.fndesc, [cres.library])  # compiled callers
-            dispatcher.overloads[args] = cres._replace(entry_point=cfunc)
+        context = cres.target_context
+        cfunc = context.get_executable(cres.library, cres.fndesc, cres.environment)
+        context.insert_user_function(cfunc, cres.fndesc, [cres.library])  # compiled callers
+        dispatcher.overloads[args] = cres._replace(entry_point=cfunc)
     dispatcher._clear()
-    for cres in list(dispatcher.overloads.values()):
+    for cres in dispatcher.overloads.values():
         codes = [a._code for a in cres.signature.args]
         dispatcher._insert(codes, cres.entry_point, cres.objectmode)
 
@@ -113,7 +111,7 @@ def _set_envs(library) -> None:
     for gv in library._final_module.global_variables:
         env = _ENVS.get(gv.name)
         if env is not None and not gv.is_declaration:
-            _ORIGINAL["set_env"](codegen, gv.name, env)
+            _NUMBA_SET_ENV[0](codegen, gv.name, env)
 
 
 _TRAMPOLINE = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -154,7 +152,7 @@ def apply() -> bool:
     serialize = CPUCodeLibrary.serialize_using_object_code
     unserialize = CPUCodeLibrary._unserialize.__func__
     get_executable = CPUContext.get_executable
-    _ORIGINAL["set_env"] = JITCPUCodegen.set_env
+    _NUMBA_SET_ENV[0] = JITCPUCodegen.set_env
 
     def run_pass(self, state):
         if state.library is None and _nested() and state.func_id.func in _ELIGIBLE:
@@ -217,7 +215,7 @@ def apply() -> bool:
     def set_env(self, env_name, env):
         _ENVS[env_name] = env
         if self._engine.is_symbol_defined(env_name):
-            _ORIGINAL["set_env"](self, env_name, env)
+            _NUMBA_SET_ENV[0](self, env_name, env)
 
     from llvmlite import binding as ll
 
