@@ -8,7 +8,9 @@ Plays one warm-up game, writes ``/tmp/perf-PID.map`` (the symbol map perf reads 
 at run time) from the LLVM modules of every numba kernel in the process, then records the
 games with ``perf record -p PID``. Kernels loaded from numba's cache carry no LLVM module, so
 point ``NUMBA_CACHE_DIR`` at an empty folder: the kernels are then compiled in this process
-(a minute or so) and every function, inlined ones aside, gets its name. Needs Debian's
+(a minute or so) and every function, inlined ones aside, gets its name. Kernels compiled only
+for their callers (sim/core/lazy_codegen.py) are left out: they never run, and asking their
+library for an address would emit them at addresses of their own. Needs Debian's
 ``linux-perf``. A developer's tool, never run by the tests or ``make bench``. The profile goes
 to ``benchmarks/out/perf.data`` (ignored by git, like every file under ``benchmarks/out/``).
 """
@@ -32,6 +34,8 @@ def kernel_symbols() -> dict[int, str]:
     """{address: symbol} of every function defined in a compiled numba kernel's library."""
     from numba.core.registry import CPUDispatcher
 
+    from sim.core.lazy_codegen import is_pending
+
     symbols = {}
     for obj in gc.get_objects():
         if not isinstance(obj, CPUDispatcher):
@@ -40,6 +44,8 @@ def kernel_symbols() -> dict[int, str]:
             library = result.library
             module = getattr(library, "_final_module", None)
             if module is None:  # loaded from the cache: no LLVM module
+                continue
+            if is_pending(library):  # never emitted (its callers run their own copies)
                 continue
             for func in module.functions:
                 if func.is_declaration:
