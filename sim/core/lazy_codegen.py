@@ -115,6 +115,8 @@ def _set_envs(library) -> None:
 
 
 _TRAMPOLINE = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_INCREF = ctypes.pythonapi.Py_IncRef
+_INCREF.argtypes = [ctypes.py_object]
 
 
 def _trampoline(emit):
@@ -123,14 +125,12 @@ def _trampoline(emit):
     and calls it. numba's dispatcher emits before any call from Python, so this only serves a
     path that calls a version's entry point directly (none in menhir); an exception raised
     there is printed and the call returns None, as ctypes' callbacks do."""
-    api = ctypes.pythonapi
-    api.Py_IncRef.argtypes = [ctypes.py_object]
 
     def call(closure, args, kws):
         args = ctypes.cast(args, ctypes.py_object).value
         kws = ctypes.cast(kws, ctypes.py_object).value if kws else {}
         result = emit()(*args, **kws)
-        api.Py_IncRef(result)  # the caller owns the reference it gets
+        _INCREF(result)  # the caller owns the reference it gets
         return id(result)
 
     return _TRAMPOLINE(call)

@@ -16,12 +16,17 @@ from tests.core.test_split_compile import by_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FIRST = """
+PENDING = """
 import json
 from sim.core.lazy_codegen import is_pending
 from tests.core import split_kernels as k
-value = int(k.loop(k.state(), 10))
 pending = lambda kernel: [is_pending(c.library) for c in kernel.overloads.values()]
+"""
+
+FIRST = (
+    PENDING
+    + """
+value = int(k.loop(k.state(), 10))
 before = {"loop": pending(k.loop), "policy": pending(k.policy), "rules": pending(k.rules)}
 policy = int(k.policy(k.state(), 1))  # called from Python: emitted first
 entry = list(k.rules.overloads.values())[0].entry_point  # called past the dispatcher
@@ -29,6 +34,7 @@ direct = int(entry(k.state(), 2))
 print(json.dumps({"value": value, "before": before, "policy": policy,
                   "after": pending(k.policy), "direct": direct, "rules": pending(k.rules)}))
 """
+)
 
 SECOND = """
 import json
@@ -87,17 +93,15 @@ def test_a_specialized_copy_of_a_leaf_compiles_lazily_as_the_leaf_does():
     assert split_kernels.hooked.py_func in lazy_codegen._ELIGIBLE
 
 
-PROFILE = """
-import json
+PROFILE = (
+    PENDING
+    + """
 from benchmarks.perf_profile import kernel_symbols
-from sim.core.lazy_codegen import is_pending
-from tests.core import split_kernels as k
 k.loop(k.state(), 10)
 names = sorted(set(kernel_symbols().values()))
-callees = (k.policy, k.rules)
-pending = [is_pending(c.library) for kernel in callees for c in kernel.overloads.values()]
-print(json.dumps({"names": names, "pending": pending}))
+print(json.dumps({"names": names, "pending": pending(k.policy) + pending(k.rules)}))
 """
+)
 
 
 def test_the_profilers_symbol_map_leaves_callees_unemitted(tmp_path):

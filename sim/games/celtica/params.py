@@ -350,9 +350,9 @@ def reach_table(loc_kind: np.ndarray, loc_value: np.ndarray, finish: int) -> np.
     reach = np.zeros((2, MAX_LOCATIONS + 1, MAX_LOCATIONS + 1), np.int64)
     pos = np.arange(finish + 1)[:, None]
     loc = np.minimum(pos + np.arange(1, MAX_LOCATIONS + 1)[None, :], finish)
-    value = np.clip(loc_value[loc], 0, MAX_SITE_VALUE)
+    kinds, value = loc_kind[loc], np.clip(loc_value[loc], 0, MAX_SITE_VALUE)
     for row, kind in ((0, K_DIG), (1, K_RUIN)):
-        gained = np.where(loc_kind[loc] == kind, value, 0)
+        gained = np.where(kinds == kind, value, 0)
         reach[row, : finish + 1, 1:] = np.maximum.accumulate(gained, axis=1)
     return reach
 
