@@ -160,23 +160,33 @@ def test_each_half_is_of_the_types_the_loop_compiles(game):
 
 def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):
     """Celtica's greedy loop, cold: the rules come from the second process (loaded here,
-    never compiled here) and the policies compile here, once each."""
+    never compiled here) and the policies compile here, once each. The loop's own compile,
+    after both halves, compiles the loop and its two one-line queries only: its results,
+    decision kinds and seeding are in a half (they compiled there, on one core, before)."""
     script = (
         "import json, importlib\n"
         "import numpy as np\n"
+        "from numba.core import event\n"
         "from sim.core import split_compile\n"
         "from sim.core.registry import get_game, make_setup\n"
         "play = importlib.import_module('sim.games.celtica.play')\n"
-        "calls = []\n"
+        "calls, after = [], []\n"
         "def spy(kernel, args, halves, search):\n"
         "    calls.append(halves(args, search))\n"
         "    split_compile.prepare(kernel, args, halves, search)\n"
+        "    event.register('numba:compile', Late())\n"
+        "class Late(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        after.append(ev.data['dispatcher'].py_func.__name__)\n"
+        "    def on_end(self, ev):\n"
+        "        pass\n"
         "play.prepare = spy\n"
         "get_game('celtica').play(make_setup('celtica', 4, {}, 'greedy'), np.arange(1))\n"
         "here, there = calls[0]\n"
         "count = lambda k: [sum(k._cache_hits.values()), sum(k._cache_misses.values())]\n"
-        "print(json.dumps([[count(k) for k, _ in here], [count(k) for k, _ in there]]))\n"
+        "print(json.dumps([[count(k) for k, _ in here], [count(k) for k, _ in there], after]))\n"
     )
-    here, there = in_fresh_cache(script, tmp_path, "1")
+    here, there, after = in_fresh_cache(script, tmp_path, "1")
     assert here and all(c == [0, 1] for c in here), here  # compiled here, once
     assert there and all(c == [1, 0] for c in there), there  # loaded, never compiled here
+    assert sorted(after) == ["_play_kernel_plain", "current_player", "is_over"], after

@@ -13,7 +13,7 @@ import numpy as np
 from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
-from sim.core.split_compile import policy_and_rules, prepare
+from sim.core.split_compile import loop_callees, policy_and_rules, prepare
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import G_LA_VP, G_LR_VP, compile_data
 from sim.games.catan.rules import advance, current_player, init_state, is_over
@@ -157,10 +157,13 @@ def win_shares(score: np.ndarray, extras: np.ndarray, winner: np.ndarray) -> np.
 
 def compile_halves(args, search):
     """The loop's kernels in two halves (sim/core/split_compile.py): the greedy and random
-    policies here, the rules in a second process (about 6 and 5 s cold)."""
-    return policy_and_rules(
+    policies here, the rules in a second process (about 6 and 5 s cold), and the loop's
+    small callees here (:func:`loop_callees`)."""
+    here, rules = policy_and_rules(
         args, search, [greedy_action, random_action], init_state, advance, determinize
     )
+    side = loop_callees(args, write_results, decision_kind, with_data=True)
+    return [*here, *side], rules
 
 
 def play(setup, seeds) -> ChunkResult:

@@ -14,7 +14,7 @@ import numpy as np
 from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
-from sim.core.split_compile import policy_and_rules, prepare
+from sim.core.split_compile import loop_callees, policy_and_rules, prepare
 from sim.games.catan.params import G_LA_VP, G_LR_VP
 from sim.games.catan.play import win_shares
 from sim.games.catan.rules_shared import (
@@ -138,8 +138,11 @@ def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:
 
 def compile_halves(args, search):
     """The loop's kernels in two halves (sim/core/split_compile.py): the greedy policy here,
-    the rules in a second process (about 9 and 8 s cold)."""
-    return policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
+    the rules in a second process (about 9 and 8 s cold), and the loop's
+    small callees there (:func:`loop_callees`)."""
+    here, rules = policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
+    side = loop_callees(args, write_results, decision_kind, with_data=True)
+    return here, [*rules, *side]
 
 
 def play(setup, seeds) -> ChunkResult:

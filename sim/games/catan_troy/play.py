@@ -15,7 +15,7 @@ import numpy as np
 from sim.core.kernel import counted, leaf, work_arrays
 from sim.core.results import ChunkResult, rank_and_win
 from sim.core.rng import seed_streams
-from sim.core.split_compile import policy_and_rules, prepare
+from sim.core.split_compile import loop_callees, policy_and_rules, prepare
 from sim.games.catan.params import G_LR_VP
 from sim.games.catan.rules_shared import cities_on_board, settlements_on_board
 from sim.games.catan.state import LR_HOLDER, REASON, ROAD_LEN, ROUND, TURNS, TURNS_TAKEN, WINNER
@@ -137,8 +137,11 @@ def _play_kernel_plain(
 
 def compile_halves(args, search):
     """The loop's kernels in two halves (sim/core/split_compile.py): the greedy policy here,
-    the rules in a second process (about 8 and 7 s cold)."""
-    return policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
+    the rules in a second process (about 8 and 7 s cold), and the loop's
+    small callees here (:func:`loop_callees`)."""
+    here, rules = policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
+    side = loop_callees(args, write_results, decision_kind, with_data=True)
+    return [*here, *side], rules
 
 
 def finish(result: ChunkResult, winner: np.ndarray, params) -> ChunkResult:

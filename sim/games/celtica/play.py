@@ -11,7 +11,7 @@ import numpy as np
 from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
-from sim.core.split_compile import policy_and_rules, prepare
+from sim.core.split_compile import loop_callees, policy_and_rules, prepare
 from sim.games.celtica.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtica.params import G_TYPES, compile_data
 from sim.games.celtica.rules import (
@@ -105,10 +105,13 @@ def _play_kernel_plain(
 
 def compile_halves(args, search):
     """The loop's kernels in two halves (sim/core/split_compile.py): the greedy and random
-    policies here, the rules in a second process (about 4 and 4 s cold)."""
-    return policy_and_rules(
+    policies here, the rules in a second process (about 4 and 4 s cold), and the loop's
+    small callees here (:func:`loop_callees`)."""
+    here, rules = policy_and_rules(
         args, search, [greedy_action, random_action], init_state, advance, determinize
     )
+    side = loop_callees(args, write_results, decision_kind, with_data=False)
+    return [*here, *side], rules
 
 
 def play(setup, seeds) -> ChunkResult:
