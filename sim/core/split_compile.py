@@ -88,15 +88,16 @@ def policy_and_rules(args, search, policies, init_state, advance, determinize) -
     return [(policy, (a, data, 0, params[0], streams[1], buf)) for policy in policies], rules
 
 
-def loop_callees(args, write_results, decision_kind, with_data: bool) -> list[Part]:
-    """The small callees of a loop called as ``(data, n_players, codes, params, seeds,
-    *results, actions, streams, a, buf)``: ``write_results(a, data, g, *results)``,
-    ``decision_kind(a, data, action)`` (``decision_kind(a, action)`` without ``with_data``)
-    and the seeding. Compiled in the half that ends first, they are cached when the loop's
-    own compile reaches them; left out, the loop compiled them after both halves, on one core
-    (0.3-0.9 s of a cold start, issue 42)."""
-    data, *_, seeds = args[:5]
-    *results, _, streams, a, _ = args[5:]
+def loop_callees(args, write_results, decision_kind, with_data: bool, seeds_at=4) -> list[Part]:
+    """The small callees of a loop called as ``(data, ..., seeds, *results, actions, streams,
+    a, buf)`` (``seeds`` at ``seeds_at``: ``(data, n_players, codes, params, seeds, ...)``
+    by default): ``write_results(a, data, g, *results)``, ``decision_kind(a, data, action)``
+    (``decision_kind(a, action)`` without ``with_data``) and the seeding. Compiled in the
+    half that ends first, they are cached when the loop's own compile reaches them; left out,
+    the loop compiled them after both halves, on one core (0.3-0.9 s of a cold start, issue
+    42)."""
+    data, seeds = args[0], args[seeds_at]
+    *results, _, streams, a, _ = args[seeds_at + 1 :]
     kind_args = (a, data, 0) if with_data else (a, 0)
     return [
         (write_results, (a, data, 0, *results)),

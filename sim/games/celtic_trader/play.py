@@ -12,7 +12,7 @@ from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
 from sim.core.specialize import specialized
-from sim.core.split_compile import prepare
+from sim.core.split_compile import loop_callees, prepare
 from sim.games.celtic_trader.board import role_bonus
 from sim.games.celtic_trader.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtic_trader.params import O_RULES, QUEST_HOOKS, R_QUEST, compile_data
@@ -173,16 +173,10 @@ def loop_halves(args, search, copy) -> tuple:
 
 
 def side_parts(args, copy) -> list:
-    """The loop's small callees besides the policy and the rules (the results, the decision
-    kinds, the seeding): compiled in a half, they are cached before the loop's own compile,
-    which otherwise compiled them after both halves, on one core (0.3-0.9 s)."""
-    data, _, _, _, _, _, seeds, *results, _, streams, a, buf = args
-    return [
-        (copy(write_results), (a, data, 0, *results)),
-        (copy(decision_kind), (a, 0)),
-        (copy(forget_search), (buf,)),
-        (copy(seed_streams), (streams, seeds[0])),
-    ]
+    """The loop's small callees (sim.core.split_compile.loop_callees, each as ``copy`` gives
+    it), and the greedy's reset of its kept search."""
+    callees = loop_callees(args, copy(write_results), copy(decision_kind), False, seeds_at=6)
+    return [*callees, (copy(forget_search), (args[-1],))]
 
 
 def compile_halves(args, search) -> tuple:
