@@ -14,7 +14,7 @@ import numpy as np
 from sim.core.kernel import counted, leaf
 from sim.core.results import ChunkResult
 from sim.core.rng import seed_streams
-from sim.core.split_compile import prepare
+from sim.core.split_compile import loop_callees, prepare
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import components, current_player, init_state, is_over, legal_actions
@@ -143,16 +143,17 @@ def role_mode_of(setup) -> tuple[int, np.ndarray]:
 
 def compile_halves(args, search):
     """The loop's kernels in two halves (sim/core/split_compile.py): the policies and the
-    results here, the rules and the search's re-deal in a second process (about 8 and 10 s
+    loop's small callees (:func:`loop_callees`: the results, decision kinds and seeding) here,
+    the rules and the search's re-deal in a second process (about 8 and 10 s
     cold: ``init_state`` plays the setup, and with it most of the rules). The re-deal moved
     there once the second process finished first (issue 42, lazy emission: the search's cold
     start 17.3 s against 18.8-19.2 s)."""
-    data, n_players, mode, fixed, _, params, _, *results, streams, a, buf = args
+    data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
     seat_args = (a, data, 0, params[0], streams[1], buf)
     policies = [(greedy_listed, (*seat_args, 0)), (random_action, seat_args)]
     if search:
         policies.insert(0, (greedy_action, seat_args))
-    here = [*policies, (write_results, (a, data, 0, *results[:9]))]  # not the actions
+    here = [*policies, *loop_callees(args, write_results, decision_kind, False, seeds_at=6)]
     rules = [
         (init_state, (data, n_players, mode, fixed, streams[0], a)),
         (advance, (a, 0, data, streams[0], buf)),

@@ -132,7 +132,10 @@ def compile_halves(args, search) -> tuple:
     from sim.games.celtic_trader.setup import setup_state
     from strategies.celtic_trader.greedy import greedy_action as trader_greedy
 
-    here, rules = loop_halves(args, search, lambda kernel: kernel)
+    def same(kernel):  # Celtic Quest plays the kernels themselves, not Celtic Trader's copies
+        return kernel
+
+    here, rules = loop_halves(args, search, same)
     data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
     trader = (trader_greedy, (a, data, 0, params[0], streams[1], buf))
     if search:
@@ -141,7 +144,7 @@ def compile_halves(args, search) -> tuple:
         (setup_state, (data, n_players, mode, fixed, a)),
         (quest_setup, (data, n_players, fixed, streams[0], a)),
     ]
-    return [*set_up, *here, *side_parts(args, lambda kernel: kernel)], [trader, *rules]
+    return [*set_up, *here, *side_parts(args, same)], [trader, *rules]
 
 
 def play(setup, seeds) -> ChunkResult:
