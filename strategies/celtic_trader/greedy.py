@@ -91,6 +91,7 @@ from sim.games.celtic_trader.state import (
     CONQ,
     DELIVERED,
     DEMAND,
+    KEPT_SEARCHES,
     MAX_ACTIONS,
     MAX_DELIVER,
     MOVE_ENDED,
@@ -160,7 +161,7 @@ KEY_TAG = 0x0BF5
 # earlier searches, each under its key (searches from the positions of every seat, and in the
 # search bot's rollouts the same positions again and again): N_SLOTS slots of [key (6), two
 # unused, dist, par], each key kept in the one slot its hash names (_slot)
-N_SLOTS = 32
+N_SLOTS = KEPT_SEARCHES
 SLOT_LEN = 8 + 2 * MAX_SEC
 SC_SLOTS = SC_KEY + 8
 assert SC_SLOTS + N_SLOTS * SLOT_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"

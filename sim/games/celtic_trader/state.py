@@ -129,7 +129,8 @@ MAX_ACTIONS = A_CLAIM + MAX_CLAIM + 1
 # The bots' int32 action buffer: legal actions first, then the greedy bot's plan memory and its
 # search scratch (strategies/celtic_trader/greedy.py).
 PLAN_LEN = 64
-SCRATCH_LEN = 12 * MAX_SEC + 32 * (8 + 2 * MAX_SEC)  # one search, then 32 kept (greedy.py)
+KEPT_SEARCHES = 32  # greedy's earlier path searches kept in its scratch (greedy.py)
+SCRATCH_LEN = 12 * MAX_SEC + KEPT_SEARCHES * (8 + 2 * MAX_SEC)  # one search, then the kept
 BUF_LEN = MAX_ACTIONS + PLAN_LEN + SCRATCH_LEN
 
 
