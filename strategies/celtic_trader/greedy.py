@@ -17,6 +17,7 @@ import numpy as np
 from numba import int64, uint64
 
 from sim.core.kernel import leaf
+from sim.core.rng import mix64
 from sim.games.celtic_quest.layout import (
     ENCH,
     QP_DESTINY,
@@ -167,10 +168,6 @@ SC_SLOTS = SC_KEY + 8
 assert SC_SLOTS + N_SLOTS * SLOT_LEN <= BUF_LEN, "greedy scratch must fit in the action buffer"
 assert N_SLOTS & (N_SLOTS - 1) == 0, "_slot takes the hash's bits: N_SLOTS is a power of two"
 SLOT_SHIFT = np.uint64(64 - (N_SLOTS.bit_length() - 1))
-_K1 = np.uint64(0x9E3779B97F4A7C15)  # odd multipliers of the slot hash
-_K2 = np.uint64(0xBF58476D1CE4E5B9)
-_K3 = np.uint64(0x94D049BB133111EB)
-_K4 = np.uint64(0xD6E8FEB86659FD93)
 assert MAX_SEC <= 60, "the Roman sections of a key fit in two int32 of 30 bits"
 
 GOAL_NONE, GOAL_DELIVER, GOAL_PICK, GOAL_SC = 0, 1, 2, 3
@@ -281,10 +278,11 @@ def _holds(buf, at, src, lo, hi, ench, free):
 
 @leaf(inline="always")
 def _slot(src, lo, hi, ench, free):
-    """The slot that keeps the search of this key: the top bits of a multiplicative hash."""
-    h = uint64(src) * _K1 ^ uint64(lo) * _K2 ^ uint64(hi) * _K3 ^ uint64(ench) * _K4
-    h = (h ^ uint64(free)) * _K1
-    return int64(h >> SLOT_SHIFT)
+    """The slot that keeps the search of this key: the top bits of its hash (the Roman
+    sections in one word, then the section, the enchanted tiles and the free terrains)."""
+    romans = mix64(uint64(lo) | (uint64(hi) << uint64(30)))
+    rest = uint64(src) | (uint64(ench) << uint64(8)) | (uint64(free) << uint64(48))
+    return int64(mix64(romans ^ rest) >> SLOT_SHIFT)
 
 
 @leaf
