@@ -41,6 +41,8 @@ the first listed). Decisions after the setup always take the best value. Measure
 
 import math
 
+import numpy as np
+
 from sim.core.kernel import leaf
 from sim.core.params import Param, ParamSet
 from sim.core.rng import uniform
@@ -94,20 +96,24 @@ from sim.games.catan.state import (
     HEX_TERRAIN,
     KNIGHTS,
     LA_HOLDER,
+    LAPSED,
     MAX_ACTIONS,
     N_RES,
     NP,
     OFFER,
+    OFFERS_MADE,
+    PH_MAIN,
     PH_SETUP_ROAD,
     PH_TRADE,
     PHASE,
     PORTS,
     ROBBER,
     SLOT_TYPE,
+    TURNS,
     V_CITY,
     V_OWNER,
 )
-from sim.games.catan.trade import can_accept, get_count, offer_get
+from sim.games.catan.trade import can_accept, get_count, list_offers, offer_get
 from strategies.catan.greedy_trade import (
     N_GET_BOUNDS,
     answer_value,
@@ -150,6 +156,13 @@ GREEDY_PARAMS = ParamSet(
 )
 P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP, P_TRADE_MARGIN = range(8)
 NEG = -1e18
+# The trade and build decision greedy keeps after an offer, in the last words of the action
+# buffer (no listing is that long: tests/games/catan/test_kept_decision.py): the offer (0:
+# none), the turn, the seat, the offers made with it, and the best value and first action
+# among the decision's actions that are not offers (K_BEST: a float64 over two words).
+K_LEN = 8
+KEPT = MAX_ACTIONS - K_LEN - (MAX_ACTIONS & 1)
+K_OFFER, K_TURN, K_SEAT, K_MADE, K_ACTION, K_BEST = range(KEPT, KEPT + 6)
 MANY_PLACES = 8  # places valued in one decision above which one board scan is cheaper
 
 
@@ -508,23 +521,77 @@ def is_answer(state, seat):
 
 
 @leaf
+def keep_decision(state, buf, offer, best, best_a):
+    """Keep the trade and build decision that made ``offer``: after it lapses, the seat
+    decides again in the same position, but for the offers made and the one that lapsed
+    (:func:`kept_decision`)."""
+    buf[K_OFFER] = offer
+    buf[K_TURN] = state[TURNS]
+    buf[K_SEAT] = state[CUR]
+    buf[K_MADE] = state[OFFERS_MADE] + 1
+    buf[K_ACTION] = best_a
+    buf[K_BEST : K_BEST + 2].view(np.float64)[0] = best
+
+
+@leaf
+def kept_decision(state, buf):
+    """Is this trade and build decision the kept one's position again? It is when the kept
+    offer lapsed (or was cancelled) and nothing else happened: it is the last offer that
+    lapsed (it had not lapsed before it was made: greedy never repeats one), in the same turn,
+    and the only offer since; and every decision of greedy but an answer keeps a new one or
+    drops it, so only the answers to the offer came between (a trade is the proposer's
+    decision, and a rollout of the search starts from the kept words of its real decision)."""
+    return (
+        buf[K_OFFER] != 0
+        and buf[K_OFFER] == state[LAPSED]
+        and buf[K_TURN] == state[TURNS]
+        and buf[K_SEAT] == state[CUR]
+        and buf[K_MADE] == state[OFFERS_MADE]
+    )
+
+
+@leaf
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); a setup placement with ``temperature``
-    > 0 is drawn from the softmax (the module docstring) with the seat's ``rng``."""
+    > 0 is drawn from the softmax (the module docstring) with the seat's ``rng``.
+
+    After an offer that lapsed, the seat decides again in the same position: its actions
+    that are not offers are worth what they were, so the kept best of them
+    (:func:`keep_decision`) stands for them and only the offers are listed and valued again
+    (issue 42: 180 of a game's 359 trade and build decisions, 4 players; the same picks)."""
     if is_answer(state, seat):
         return answer_offer(state, data, seat, params)
-    n = legal_actions(state, data, buf)
-    can_settle = _settle_possible(state, data, seat, buf, n)
-    n_roads = 0
-    n_places = 0
-    for i in range(n):
-        if A_ROAD <= buf[i] < A_ROLL:
-            n_roads += 1
-        n_places += buf[i] < A_ROLL
-    mask = places_mask(state, data, seat, n_places)
     values = stack_float64(MAX_ACTIONS)
-    for i in range(n):
-        if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
-            values[i] = action_value(state, data, seat, buf[i], params, can_settle, n_roads, mask)
+    main = state[PHASE] == PH_MAIN
+    if main and kept_decision(state, buf):
+        buf[0] = buf[K_ACTION]
+        values[0] = buf[K_BEST : K_BEST + 2].view(np.float64)[0]
+        n = list_offers(state, data, seat, buf, 1)
+    else:
+        n = legal_actions(state, data, buf)
+        can_settle = _settle_possible(state, data, seat, buf, n)
+        n_roads = 0
+        n_places = 0
+        for i in range(n):
+            if A_ROAD <= buf[i] < A_ROLL:
+                n_roads += 1
+            n_places += buf[i] < A_ROLL
+        mask = places_mask(state, data, seat, n_places)
+        for i in range(n):
+            if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
+                values[i] = action_value(
+                    state, data, seat, buf[i], params, can_settle, n_roads, mask
+                )
     value_offers(state, data, seat, params, buf, n, values)
-    return pick_action(values, n, is_opening(state), params, rng, buf)
+    action = pick_action(values, n, is_opening(state), params, rng, buf)
+    if main and A_OFFER <= action < A_ACCEPT:
+        best_i = 0  # the first best that is not an offer (the offers are listed last)
+        for i in range(n):
+            if A_OFFER <= buf[i] < A_ACCEPT:
+                break
+            if values[i] > values[best_i]:
+                best_i = i
+        keep_decision(state, buf, action, values[best_i], buf[best_i])
+    else:  # only the answers to the offer (above) may come between it and its lapse
+        buf[K_OFFER] = 0
+    return action
