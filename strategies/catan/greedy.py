@@ -91,6 +91,8 @@ from sim.games.catan.state import (
     CITIES_LEFT,
     CUR,
     DECK_N,
+    DEV,
+    DEV_NEW,
     HAND,
     HEX_NUMBER,
     HEX_TERRAIN,
@@ -98,6 +100,7 @@ from sim.games.catan.state import (
     LA_HOLDER,
     LAPSED,
     MAX_ACTIONS,
+    N_DEV,
     N_RES,
     NP,
     OFFER,
@@ -158,11 +161,14 @@ P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP, P_TRADE_MARGIN = range(8)
 NEG = -1e18
 # The trade and build decision greedy keeps after an offer, in the last words of the action
 # buffer (no listing is that long: tests/games/catan/test_kept_decision.py): the offer (0:
-# none), the turn, the seat, the offers made with it, and the best value and first action
-# among the decision's actions that are not offers (K_BEST: a float64 over two words).
-K_LEN = 8
+# none), the turn, the seat, the offers made with it, the best value and first action among
+# the decision's actions that are not offers (K_BEST: a float64 over two words), and the
+# seat's hidden cards (its hand, its development cards held and bought this turn).
+N_OWN = N_RES + 2 * N_DEV
+K_LEN = 8 + N_OWN + 1
 KEPT = MAX_ACTIONS - K_LEN - (MAX_ACTIONS & 1)
 K_OFFER, K_TURN, K_SEAT, K_MADE, K_ACTION, K_BEST = range(KEPT, KEPT + 6)
+K_OWN = KEPT + 8
 MANY_PLACES = 8  # places valued in one decision above which one board scan is cheaper
 
 
@@ -521,6 +527,17 @@ def is_answer(state, seat):
 
 
 @leaf
+def _own_word(state, p, i):
+    """Word ``i`` of ``p``'s hidden cards: its hand, then its development cards held, then
+    those bought this turn (what a search's deal re-deals for every seat but its own)."""
+    if i < N_RES:
+        return state[HAND + p * N_RES + i]
+    if i < N_RES + N_DEV:
+        return state[DEV + p * N_DEV + i - N_RES]
+    return state[DEV_NEW + p * N_DEV + i - N_RES - N_DEV]
+
+
+@leaf
 def keep_decision(state, buf, offer, best, best_a):
     """Keep the trade and build decision that made ``offer``: after it lapses, the seat
     decides again in the same position, but for the offers made and the one that lapsed
@@ -531,6 +548,8 @@ def keep_decision(state, buf, offer, best, best_a):
     buf[K_MADE] = state[OFFERS_MADE] + 1
     buf[K_ACTION] = best_a
     buf[K_BEST : K_BEST + 2].view(np.float64)[0] = best
+    for i in range(N_OWN):
+        buf[K_OWN + i] = _own_word(state, state[CUR], i)
 
 
 @leaf
@@ -541,13 +560,18 @@ def kept_decision(state, buf):
     and the only offer since; and every decision of greedy but an answer keeps a new one or
     drops it, so only the answers to the offer came between (a trade is the proposer's
     decision, and a rollout of the search starts from the kept words of its real decision)."""
-    return (
+    if not (
         buf[K_OFFER] != 0
         and buf[K_OFFER] == state[LAPSED]
         and buf[K_TURN] == state[TURNS]
         and buf[K_SEAT] == state[CUR]
         and buf[K_MADE] == state[OFFERS_MADE]
-    )
+    ):
+        return False
+    for i in range(N_OWN):  # noqa: SIM110  (numba: plain loop)
+        if buf[K_OWN + i] != _own_word(state, state[CUR], i):
+            return False
+    return True
 
 
 @leaf

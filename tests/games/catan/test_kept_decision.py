@@ -6,8 +6,9 @@ import numpy as np
 
 from sim.core.rng import derive_game_seeds
 from sim.games.catan import state as S
+from sim.games.catan.rules import determinize
 from strategies.catan.greedy import GREEDY_PARAMS, K_LEN, KEPT, greedy_action, kept_decision
-from tests.games.catan.helpers import data_for, play_games
+from tests.games.catan.helpers import data_for, play_games, rng
 
 DEFAULTS = np.array([p.default for p in GREEDY_PARAMS], np.float64)
 
@@ -22,21 +23,32 @@ def test_no_listing_reaches_the_kept_words():
     assert KEPT % 2 == 0  # the kept value is a float64 over two int32 words
 
 
+def _same_pick(a, data, seat, stream, buf):
+    """Greedy's pick from the kept words equals a fresh decision's (a buffer keeping none)."""
+    fresh = greedy_action(a, data, seat, DEFAULTS, stream.copy(), np.zeros_like(buf))
+    assert greedy_action(a, data, seat, DEFAULTS, stream.copy(), buf.copy()) == fresh
+
+
 def test_a_kept_decision_picks_what_a_fresh_one_picks():
     players = 4
     data = data_for(players)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
     kept = []
+    dealt = []
 
     def decide(a, seat, stream):
-        if not kept_decision(a, buf):
-            return greedy_action(a, data, seat, DEFAULTS, stream, buf)
-        assert a[S.PHASE] == S.PH_MAIN and a[S.LAPSED] != 0
-        fresh = greedy_action(a, data, seat, DEFAULTS, stream.copy(), np.zeros_like(buf))
-        act = greedy_action(a, data, seat, DEFAULTS, stream, buf)
-        assert act == fresh
-        kept.append(act)
-        return act
+        if kept_decision(a, buf):
+            assert a[S.PHASE] == S.PH_MAIN and a[S.LAPSED] != 0
+            _same_pick(a, data, seat, stream, buf)
+            kept.append(seat)
+            # as a search's rollout sees it: the hidden cards dealt again by another seat
+            other = np.zeros_like(a)
+            determinize(a, data, (seat + 1) % players, rng(len(kept)), other)
+            _same_pick(other, data, seat, stream, buf)
+            own = np.r_[S.HAND + seat * S.N_RES + np.arange(S.N_RES)]
+            dealt.append(not kept_decision(other, buf) and (other[own] != a[own]).any())
+        return greedy_action(a, data, seat, DEFAULTS, stream, buf)
 
     play_games(data, players, derive_game_seeds(11, players, np.arange(6)), decide)
     assert len(kept) > 300  # some 180 a game
+    assert sum(dealt) > 100  # the seat's own hand dealt otherwise: not the kept position
