@@ -559,7 +559,9 @@ def kept_decision(state, buf):
     lapsed (it had not lapsed before it was made: greedy never repeats one), in the same turn,
     and the only offer since; and every decision of greedy but an answer keeps a new one or
     drops it, so only the answers to the offer came between (a trade is the proposer's
-    decision, and a rollout of the search starts from the kept words of its real decision)."""
+    decision). A rollout of the search starts from the kept words of its real decision, in a
+    position whose hidden cards are dealt again: the seat's own are compared too (greedy reads
+    no other seat's: tests/games/catan/test_bots.py)."""
     if not (
         buf[K_OFFER] != 0
         and buf[K_OFFER] == state[LAPSED]
