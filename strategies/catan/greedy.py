@@ -611,17 +611,6 @@ def kept_decision(state, buf, at, extra):
 
 
 @leaf
-def keep_or_drop(state, buf, at, action, n, values, extra, may_keep):
-    """After a decision of a keeping greedy: keep it (:func:`keep_decision`) if it is a trade
-    and build decision that picked an offer and ``may_keep`` (the game's condition), else drop
-    what was kept: only the answers to the offer may come between it and its lapse."""
-    if may_keep and state[PHASE] == PH_MAIN and A_OFFER <= action < A_ACCEPT:
-        keep_decision(state, buf, at, action, n, values, extra)
-    else:
-        buf[at + K_OFFER] = 0
-
-
-@leaf
 def kept_listing(state, data, seat, buf, at, values):
     """The decision kept at ``buf[at:]`` as a listing: its first best action before the
     offers, the offers listed again, its first best after them; returns the count. Picking
@@ -684,6 +673,8 @@ def _greedy(state, data, seat, params, rng, buf, keep):
                 )
     value_offers(state, data, seat, params, buf, n, values)
     action = pick_action(values, n, is_opening(state), params, rng, buf)
-    if keep:
-        keep_or_drop(state, buf, KEPT, action, n, values, 0, True)
+    if main and A_OFFER <= action < A_ACCEPT:
+        keep_decision(state, buf, KEPT, action, n, values, 0)
+    elif keep:  # only the answers to the offer (above) may come between it and its lapse
+        buf[KEPT + K_OFFER] = 0
     return action

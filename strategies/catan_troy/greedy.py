@@ -97,12 +97,13 @@ from sim.games.catan_troy.state import (
 )
 from strategies.catan.greedy import GREEDY_PARAMS as BASE_PARAMS
 from strategies.catan.greedy import (
+    K_OFFER,
     P_VP,
     action_value,
     answer_offer,
     is_answer,
     is_opening,
-    keep_or_drop,
+    keep_decision,
     kept_decision,
     kept_listing,
     kept_offset,
@@ -411,6 +412,9 @@ def _greedy(state, data, seat, params, rng, buf, keep):
                 )
     value_offers(state, data, seat, params, buf, n, values)
     action = pick_action(values, n, is_opening(state), params, rng, buf)
-    if keep:  # an offer closes an open donation (A1): the position after it is not the same
-        keep_or_drop(state, buf, KEPT, action, n, values, state[SIDE + seat], state[DONATING] == 0)
+    # an offer closes an open donation (A1): its position is not the one after the offer
+    if main and A_OFFER <= action < A_ACCEPT and state[DONATING] == 0:
+        keep_decision(state, buf, KEPT, action, n, values, state[SIDE + seat])
+    elif keep:
+        buf[KEPT + K_OFFER] = 0
     return action
