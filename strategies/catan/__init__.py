@@ -19,7 +19,7 @@ from sim.games.catan.rules import (  # search hook (bot levels): advance..step
     scores,
     step,
 )
-from strategies.catan.greedy import GREEDY_PARAMS, greedy_action, search_greedy
+from strategies.catan.greedy import GREEDY_PARAMS, K_LEN, KEPT, greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl  # search hook
 
 RANDOM_CODE, GREEDY_CODE = 0, 1
@@ -80,10 +80,12 @@ search_action = make_search_bot(
     legal_actions,
     current_player,
     is_over,
-    search_greedy,  # greedy keeping no decision (greedy.search_greedy)
+    greedy_action,
     scores,
     determinize,
-    policy_memory=False,  # greedy lists the legal actions into buf before it reads it
+    # greedy lists the legal actions into buf before it reads them; its memory is the decision
+    # it keeps after an offer (greedy.keep_decision), which each rollout starts from
+    policy_memory=(KEPT, KEPT + K_LEN),
     advance=advance,  # rollouts step in place
     decision_kind=decisions.decision_kind,  # what the skip parameter names
 )

@@ -159,26 +159,16 @@ GREEDY_PARAMS = ParamSet(
 )
 P_PROD, P_DIV, P_HARB, P_VP, P_DEV, P_ROAD, P_TEMP, P_TRADE_MARGIN = range(8)
 NEG = -1e18
-# The trade and build decision greedy keeps after an offer (keep_decision), in the last KEPT_LEN
-# words of the action buffer, from ``kept_offset`` (no listing is that long:
-# tests/games/catan/test_kept_decision.py): the offer (0: none), the turn, the seat, the offers
-# made with it; the first best action among those listed before the offers and after them
-# (-1: none), their values (float64, two words each, at even offsets); the seat's hidden cards
-# (its hand, its development cards held and bought this turn) and a word of the game's.
+# The trade and build decision greedy keeps after an offer, in the last words of the action
+# buffer (no listing is that long: tests/games/catan/test_kept_decision.py): the offer (0:
+# none), the turn, the seat, the offers made with it, the best value and first action among
+# the decision's actions that are not offers (K_BEST: a float64 over two words), and the
+# seat's hidden cards (its hand, its development cards held and bought this turn).
 N_OWN = N_RES + 2 * N_DEV
-K_OFFER, K_TURN, K_SEAT, K_MADE, K_BEFORE, K_AFTER, K_BEST_BEFORE, K_BEST_AFTER = (
-    0, 1, 2, 3, 4, 5, 6, 8,
-)  # fmt: skip
-K_OWN = 10
-KEPT_LEN = (K_OWN + N_OWN + 2) // 2 * 2  # with the game's word, rounded up to an even length
-
-
-def kept_offset(max_actions: int) -> int:
-    """Where the kept decision starts in an action buffer of ``max_actions`` (an even index)."""
-    return max_actions - KEPT_LEN - (max_actions & 1)
-
-
-KEPT = kept_offset(MAX_ACTIONS)
+K_LEN = 8 + N_OWN + 1
+KEPT = MAX_ACTIONS - K_LEN - (MAX_ACTIONS & 1)
+K_OFFER, K_TURN, K_SEAT, K_MADE, K_ACTION, K_BEST = range(KEPT, KEPT + 6)
+K_OWN = KEPT + 8
 MANY_PLACES = 8  # places valued in one decision above which one board scan is cheaper
 
 
@@ -548,82 +538,42 @@ def _own_word(state, p, i):
 
 
 @leaf
-def _first_best(values, lo, hi):
-    """The index of the first best of ``values[lo:hi]`` (-1 when empty)."""
-    best = -1
-    for i in range(lo, hi):
-        if best < 0 or values[i] > values[best]:
-            best = i
-    return best
-
-
-@leaf
-def keep_decision(state, buf, at, offer, n, values, extra):
-    """Keep at ``buf[at:]`` the trade and build decision that picked ``offer`` from ``buf[:n]``
-    (valued in ``values``): after the offer lapses the seat decides again in the
-    same position, but for the offers made and the one that lapsed (:func:`kept_decision`).
-    ``extra``: a word of the game's that the position must keep (Troy: the decision card)."""
-    first = 0
-    while not A_OFFER <= buf[first] < A_ACCEPT:
-        first += 1
-    end = first
-    while end < n and A_OFFER <= buf[end] < A_ACCEPT:
-        end += 1
-    before = _first_best(values, 0, first)
-    after = _first_best(values, end, n)
-    buf[at + K_OFFER] = offer
-    buf[at + K_TURN] = state[TURNS]
-    buf[at + K_SEAT] = state[CUR]
-    buf[at + K_MADE] = state[OFFERS_MADE] + 1
-    buf[at + K_BEFORE] = buf[before]
-    buf[at + K_BEST_BEFORE : at + K_BEST_BEFORE + 2].view(np.float64)[0] = values[before]
-    buf[at + K_AFTER] = buf[after] if after >= 0 else -1
-    if after >= 0:
-        buf[at + K_BEST_AFTER : at + K_BEST_AFTER + 2].view(np.float64)[0] = values[after]
+def keep_decision(state, buf, offer, best, best_a):
+    """Keep the trade and build decision that made ``offer``: after it lapses, the seat
+    decides again in the same position, but for the offers made and the one that lapsed
+    (:func:`kept_decision`)."""
+    buf[K_OFFER] = offer
+    buf[K_TURN] = state[TURNS]
+    buf[K_SEAT] = state[CUR]
+    buf[K_MADE] = state[OFFERS_MADE] + 1
+    buf[K_ACTION] = best_a
+    buf[K_BEST : K_BEST + 2].view(np.float64)[0] = best
     for i in range(N_OWN):
-        buf[at + K_OWN + i] = _own_word(state, state[CUR], i)
-    buf[at + K_OWN + N_OWN] = extra
+        buf[K_OWN + i] = _own_word(state, state[CUR], i)
 
 
 @leaf
-def kept_decision(state, buf, at, extra):
-    """Is this trade and build decision the position of the one kept at ``buf[at:]`` again?
-    It is when the kept offer lapsed (or was cancelled) and nothing else happened: it is the
-    last offer that lapsed (it had not lapsed before it was made: greedy never repeats one),
-    in the same turn, and the only offer since; and every decision of greedy but an answer
-    keeps a new one or drops it, so only the answers to the offer came between (a trade is
-    the proposer's decision). The search's greedy keeps none (:func:`search_greedy`); the
-    seat's own hidden cards are compared too, so that no position whose cards were dealt
-    again is taken for the kept one (greedy reads no other seat's: catan/test_bots.py)."""
+def kept_decision(state, buf):
+    """Is this trade and build decision the kept one's position again? It is when the kept
+    offer lapsed (or was cancelled) and nothing else happened: it is the last offer that
+    lapsed (it had not lapsed before it was made: greedy never repeats one), in the same turn,
+    and the only offer since; and every decision of greedy but an answer keeps a new one or
+    drops it, so only the answers to the offer came between (a trade is the proposer's
+    decision). A rollout of the search starts from the kept words of its real decision, in a
+    position whose hidden cards are dealt again: the seat's own are compared too (greedy reads
+    no other seat's: tests/games/catan/test_bots.py)."""
     if not (
-        buf[at + K_OFFER] != 0
-        and buf[at + K_OFFER] == state[LAPSED]
-        and buf[at + K_TURN] == state[TURNS]
-        and buf[at + K_SEAT] == state[CUR]
-        and buf[at + K_MADE] == state[OFFERS_MADE]
-        and buf[at + K_OWN + N_OWN] == extra
+        buf[K_OFFER] != 0
+        and buf[K_OFFER] == state[LAPSED]
+        and buf[K_TURN] == state[TURNS]
+        and buf[K_SEAT] == state[CUR]
+        and buf[K_MADE] == state[OFFERS_MADE]
     ):
         return False
     for i in range(N_OWN):  # noqa: SIM110  (numba: plain loop)
-        if buf[at + K_OWN + i] != _own_word(state, state[CUR], i):
+        if buf[K_OWN + i] != _own_word(state, state[CUR], i):
             return False
     return True
-
-
-@leaf
-def kept_listing(state, data, seat, buf, at, values):
-    """The decision kept at ``buf[at:]`` as a listing: its first best action before the
-    offers, the offers listed again, its first best after them; returns the count. Picking
-    from it (the offers valued again) is picking from the whole listing: every other action
-    is worth what it was, and the first best of each side wins its ties as before."""
-    buf[0] = buf[at + K_BEFORE]
-    values[0] = buf[at + K_BEST_BEFORE : at + K_BEST_BEFORE + 2].view(np.float64)[0]
-    n = list_offers(state, data, seat, buf, 1)
-    if buf[at + K_AFTER] >= 0:
-        buf[n] = buf[at + K_AFTER]
-        values[n] = buf[at + K_BEST_AFTER : at + K_BEST_AFTER + 2].view(np.float64)[0]
-        n += 1
-    return n
 
 
 @leaf
@@ -635,27 +585,14 @@ def greedy_action(state, data, seat, params, rng, buf):
     that are not offers are worth what they were, so the kept best of them
     (:func:`keep_decision`) stands for them and only the offers are listed and valued again
     (issue 42: 180 of a game's 359 trade and build decisions, 4 players; the same picks)."""
-    return _greedy(state, data, seat, params, rng, buf, True)
-
-
-@leaf
-def search_greedy(state, data, seat, params, rng, buf):
-    """:func:`greedy_action` keeping no decision: the search's policy. Its rollouts deal the
-    hidden cards again and stop before an offer's answers are in (horizon), so a kept
-    decision there only costs time (Troy's search 3% slower with it)."""
-    return _greedy(state, data, seat, params, rng, buf, False)
-
-
-@leaf
-def _greedy(state, data, seat, params, rng, buf, keep):
-    """:func:`greedy_action`, keeping its trade and build decisions after an offer if
-    ``keep``."""
     if is_answer(state, seat):
         return answer_offer(state, data, seat, params)
     values = stack_float64(MAX_ACTIONS)
-    main = keep and state[PHASE] == PH_MAIN
-    if main and kept_decision(state, buf, KEPT, 0):
-        n = kept_listing(state, data, seat, buf, KEPT, values)
+    main = state[PHASE] == PH_MAIN
+    if main and kept_decision(state, buf):
+        buf[0] = buf[K_ACTION]
+        values[0] = buf[K_BEST : K_BEST + 2].view(np.float64)[0]
+        n = list_offers(state, data, seat, buf, 1)
     else:
         n = legal_actions(state, data, buf)
         can_settle = _settle_possible(state, data, seat, buf, n)
@@ -674,7 +611,13 @@ def _greedy(state, data, seat, params, rng, buf, keep):
     value_offers(state, data, seat, params, buf, n, values)
     action = pick_action(values, n, is_opening(state), params, rng, buf)
     if main and A_OFFER <= action < A_ACCEPT:
-        keep_decision(state, buf, KEPT, action, n, values, 0)
-    elif keep:  # only the answers to the offer (above) may come between it and its lapse
-        buf[KEPT + K_OFFER] = 0
+        best_i = 0  # the first best that is not an offer (the offers are listed last)
+        for i in range(n):
+            if A_OFFER <= buf[i] < A_ACCEPT:
+                break
+            if values[i] > values[best_i]:
+                best_i = i
+        keep_decision(state, buf, action, values[best_i], buf[best_i])
+    else:  # only the answers to the offer (above) may come between it and its lapse
+        buf[K_OFFER] = 0
     return action

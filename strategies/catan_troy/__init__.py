@@ -20,7 +20,7 @@ from sim.games.catan_troy.rules import (
     step,
 )
 from strategies.catan.greedy import position_values
-from strategies.catan_troy.greedy import GREEDY_PARAMS, greedy_action, search_greedy
+from strategies.catan_troy.greedy import GREEDY_PARAMS, greedy_action
 from strategies.search import SEARCH_CODE, make_search_bot, search_bot_decl
 
 RANDOM_CODE, GREEDY_CODE = 0, 1
@@ -99,7 +99,7 @@ search_action = make_search_bot(
     legal_actions,
     current_player,
     is_over,
-    search_greedy,  # greedy keeping no decision (greedy.search_greedy)
+    greedy_action,
     scores,
     determinize,
     policy_memory=False,  # greedy lists the legal actions into buf before it reads it

@@ -61,8 +61,6 @@ from sim.games.catan.state import (
     HEX_NUMBER,
     HEX_TERRAIN,
     MAX_V,
-    PH_MAIN,
-    PHASE,
     V_OWNER,
 )
 from sim.games.catan.state import N_RES as R
@@ -97,16 +95,11 @@ from sim.games.catan_troy.state import (
 )
 from strategies.catan.greedy import GREEDY_PARAMS as BASE_PARAMS
 from strategies.catan.greedy import (
-    K_OFFER,
     P_VP,
     action_value,
     answer_offer,
     is_answer,
     is_opening,
-    keep_decision,
-    kept_decision,
-    kept_listing,
-    kept_offset,
     pick_action,
     pips,
     places_mask,
@@ -116,8 +109,6 @@ from strategies.catan.greedy import (
 # Issue 35: a coastal place opens the first ship (``coast_value``). Default measured with
 # benchmarks/walls_ships.py and `menhir ladder catan_troy` against coast=0 (the module docstring)
 COAST_DEFAULT = 1.0
-# The trade and build decision kept after an offer (strategies/catan/greedy.py: keep_decision)
-KEPT = kept_offset(MAX_ACTIONS)
 
 GREEDY_PARAMS = ParamSet(
     (
@@ -362,59 +353,34 @@ def _value(state, data, seat, a, params, can_settle, n_roads, mask, inland, dist
 def greedy_action(state, data, seat, params, rng, buf):
     """The best-valued legal action (first on ties); a setup placement with ``temperature``
     > 0 is drawn from the base greedy's softmax (strategies/catan/greedy.py) with the seat's
-    ``rng``. It keeps its trade and build decision after an offer, as the base greedy does
-    (strategies/catan/greedy.py: keep_decision)."""
-    return _greedy(state, data, seat, params, rng, buf, True)
-
-
-@leaf
-def search_greedy(state, data, seat, params, rng, buf):
-    """:func:`greedy_action` keeping no decision: the search's policy (the base greedy's
-    search_greedy says why)."""
-    return _greedy(state, data, seat, params, rng, buf, False)
-
-
-@leaf
-def _greedy(state, data, seat, params, rng, buf, keep):
-    """:func:`greedy_action`, keeping its trade and build decisions after an offer if
-    ``keep``."""
+    ``rng``."""
     if is_answer(state, seat):  # an answer to an offer: the base greedy's
         return answer_offer(state, data, seat, params)
+    n = legal_actions(state, data, buf)
+    can_settle = False
+    n_roads = 0
+    n_places = 0
+    for i in range(n):
+        can_settle |= buf[i] < A_CITY
+        n_roads += A_ROAD <= buf[i] < A_ROLL
+        n_places += buf[i] < A_ROLL
+    mask = places_mask(state, data, seat, n_places)
+    inland = (
+        params[P_COAST] > 0.0
+        and n_places > 0
+        and not is_opening(state)
+        and state[TOKENS + seat] >= key(data, K_SHIP_TOKENS)
+        and ship_worth(state, data, seat, params) > 0.0
+        and not sea_access(state, data, seat)
+    )
+    dist = stack_int64(MAX_V)
+    if inland and n_roads > 0 and not can_settle:
+        coast_distances(state, data, seat, dist)
     values = stack_float64(MAX_ACTIONS)
-    main = keep and state[PHASE] == PH_MAIN
-    if main and kept_decision(state, buf, KEPT, state[SIDE + seat]):
-        n = kept_listing(state, data, seat, buf, KEPT, values)  # the base greedy's
-    else:
-        n = legal_actions(state, data, buf)
-        can_settle = False
-        n_roads = 0
-        n_places = 0
-        for i in range(n):
-            can_settle |= buf[i] < A_CITY
-            n_roads += A_ROAD <= buf[i] < A_ROLL
-            n_places += buf[i] < A_ROLL
-        mask = places_mask(state, data, seat, n_places)
-        inland = (
-            params[P_COAST] > 0.0
-            and n_places > 0
-            and not is_opening(state)
-            and state[TOKENS + seat] >= key(data, K_SHIP_TOKENS)
-            and ship_worth(state, data, seat, params) > 0.0
-            and not sea_access(state, data, seat)
-        )
-        dist = stack_int64(MAX_V)
-        if inland and n_roads > 0 and not can_settle:
-            coast_distances(state, data, seat, dist)
-        for i in range(n):
-            if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
-                values[i] = _value(
-                    state, data, seat, buf[i], params, can_settle, n_roads, mask, inland, dist
-                )
+    for i in range(n):
+        if not A_OFFER <= buf[i] < A_ACCEPT:  # the offers: value_offers, after the others
+            values[i] = _value(
+                state, data, seat, buf[i], params, can_settle, n_roads, mask, inland, dist
+            )
     value_offers(state, data, seat, params, buf, n, values)
-    action = pick_action(values, n, is_opening(state), params, rng, buf)
-    # an offer closes an open donation (A1): its position is not the one after the offer
-    if main and A_OFFER <= action < A_ACCEPT and state[DONATING] == 0:
-        keep_decision(state, buf, KEPT, action, n, values, state[SIDE + seat])
-    elif keep:
-        buf[KEPT + K_OFFER] = 0
-    return action
+    return pick_action(values, n, is_opening(state), params, rng, buf)

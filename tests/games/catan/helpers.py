@@ -32,6 +32,22 @@ def board(players=4, **overrides):
     return P.boards(P.PARAMS.resolve(players, overrides)["board"])
 
 
+def play_games(data, players, seeds, decide):
+    """Play one game per seed (``derive_game_seeds``), each decision ``decide(a, seat, stream)
+    -> action`` (``stream``: the seat's own), stepping into a second state."""
+    for seed in seeds:
+        streams = np.zeros((1 + players, 4), np.uint64)
+        seed_streams(streams, seed)
+        a = np.zeros(S.STATE_LEN, np.int32)
+        out = np.zeros(S.STATE_LEN, np.int32)
+        rules.init_state(data, players, streams[0], a)
+        while not rules.is_over(a):
+            seat = rules.current_player(a)
+            act = decide(a, seat, streams[1 + seat])
+            rules.step(a, np.int32(act), data, streams[0], out)
+            a, out = out, a
+
+
 def dealt(data, players, seed=1):
     s = np.zeros(S.STATE_LEN, np.int32)
     rules.init_state(data, players, rng(seed), s)
