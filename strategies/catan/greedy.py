@@ -12,7 +12,8 @@ Values, per action (the highest is played; ties go to the first listed):
   does not produce yet, plus ``harbour`` on a harbour vertex;
 - build: city and settlement ``vp`` plus the place's value; a development card ``dev``; a road
   ``road`` plus the best settlement place it opens, only when no settlement can be built;
-- a maritime trade only when it makes a city, settlement or development card affordable;
+- a maritime trade only when it makes a city, settlement (with a place for it) or development
+  card affordable, or a road when the seat has no place to settle;
 - development cards: a Knight when the robber sits on one of the seat's hexes or it takes
   Largest Army; Year of Plenty and Monopoly for what the next build lacks; Road Building when
   two roads can be placed;
@@ -50,6 +51,7 @@ from sim.core.scratch import stack_float64, stack_int64
 from sim.games.catan.params import (
     C_CITY,
     C_DEV,
+    C_ROAD,
     C_SETTLEMENT,
     D_COSTS,
     D_EDGE_VERTICES,
@@ -60,7 +62,7 @@ from sim.games.catan.params import (
     G_N_VERT,
 )
 from sim.games.catan.rules import legal_actions
-from sim.games.catan.rules_placement import distance_ok
+from sim.games.catan.rules_placement import any_road_ok, distance_ok, settle_ok
 from sim.games.catan.rules_shared import (
     can_afford,
     public_victory_points,
@@ -110,7 +112,9 @@ from sim.games.catan.state import (
     PH_TRADE,
     PHASE,
     PORTS,
+    ROADS_LEFT,
     ROBBER,
+    SETTLE_LEFT,
     SLOT_TYPE,
     TURNS,
     V_CITY,
@@ -341,6 +345,53 @@ def _best_open_place(state, data, p, e, params, mask):
 
 
 @leaf
+def _place_open(state, data, p):
+    """Has ``p`` a settlement left and a vertex where it may build one?"""
+    if state[SETTLE_LEFT + p] == 0:
+        return False
+    for v in range(data[G_N_VERT]):  # noqa: SIM110  (numba: plain loop)
+        if settle_ok(state, data, p, v):
+            return True
+    return False
+
+
+@leaf
+def _maritime_value(state, data, p, a, params):
+    """A maritime trade's value: ``dev`` - 1 when it makes a city, a settlement (with a place
+    for it) or a development card affordable, else ``road`` - 1 when it makes a road
+    affordable and the seat has no place to settle (a road is how it gets one), else -1.
+    Without the road, 3-player games stalled at the safety cap (0.24% of them): nobody
+    produced brick, the bank held it all and no trade ever aimed at a road."""
+    give = (a - A_TRADE) // N_RES
+    get = (a - A_TRADE) % N_RES
+    ratio = trade_ratio(state, data, p, give)
+    for row in (C_CITY, C_SETTLEMENT, C_DEV, C_ROAD):
+        if can_afford(state, data, p, row) or not _affordable_after(
+            state, data, p, give, ratio, get, row
+        ):
+            continue
+        if row == C_CITY and (
+            state[CITIES_LEFT + p] == 0 or settlements_on_board(state, data, p) == 0
+        ):
+            continue
+        if row == C_SETTLEMENT and not _place_open(state, data, p):
+            continue
+        if row == C_DEV and state[DECK_N] == 0:
+            continue
+        if row == C_ROAD:
+            if (
+                state[ROADS_LEFT + p] == 0
+                or state[SETTLE_LEFT + p] == 0
+                or _place_open(state, data, p)
+                or not any_road_ok(state, data, p)
+            ):
+                continue
+            return params[P_ROAD] - 1.0
+        return params[P_DEV] - 1.0
+    return -1.0
+
+
+@leaf
 def action_value(state, data, p, a, params, can_settle, n_roads, mask):
     """Greedy value of legal action ``a`` for seat ``p``, who produces the resources of
     ``mask`` (:func:`places_mask`)."""
@@ -381,23 +432,7 @@ def action_value(state, data, p, a, params, can_settle, n_roads, mask):
     if a < A_TRADE:  # discard the most plentiful
         return float(state[HAND + p * N_RES + a - A_DISCARD])
     if a < A_ROBBER:  # maritime trade: only to make a build affordable
-        give = (a - A_TRADE) // N_RES
-        get = (a - A_TRADE) % N_RES
-        ratio = trade_ratio(state, data, p, give)
-        for row in (C_CITY, C_SETTLEMENT, C_DEV):
-            if not can_afford(state, data, p, row) and _affordable_after(
-                state, data, p, give, ratio, get, row
-            ):
-                if row == C_SETTLEMENT and not can_settle:
-                    continue
-                if row == C_CITY and (
-                    state[CITIES_LEFT + p] == 0 or settlements_on_board(state, data, p) == 0
-                ):
-                    continue
-                if row == C_DEV and state[DECK_N] == 0:
-                    continue
-                return params[P_DEV] - 1.0
-        return -1.0
+        return _maritime_value(state, data, p, a, params)
     if a < A_STEAL:  # robber: opponents' pips lost, never on own hexes
         h = a - A_ROBBER
         value = 0.0

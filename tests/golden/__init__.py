@@ -21,7 +21,7 @@ CASES = {  # (game, file): (players, bots, seed[, params])
     ("catan", "mixed_5p_seed6.txt"): (5, "greedy,random,greedy,random,greedy", 6),
     ("catan_troy", "greedy_4p_seed4.txt"): (4, "greedy", 4),
     ("catan_troy", "mixed_6p_seed6.txt"): (6, "greedy,random,greedy,random,greedy,random", 6),
-    # domestic_trade = false: the games of before the lever existed (issue 41), byte for byte
+    # domestic_trade = false: the lever off (issue 41), regenerated with each greedy change
     ("catan", "greedy_4p_seed4_no_trade.txt"): (4, "greedy", 4, {"domestic_trade": False}),
     ("catan_troy", "greedy_4p_seed4_no_trade.txt"): (4, "greedy", 4, {"domestic_trade": False}),
 }
