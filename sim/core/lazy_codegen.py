@@ -17,12 +17,15 @@ point called directly (a trampoline emits, then calls). numba's cache keeps it a
 its callers link as they linked an object file's bitcode before; loaded to be called from Python,
 it is emitted at once. A chunk loop compiles from Python, so it is emitted as before.
 
-Nor is such a library's module optimised on its own. numba optimises a kernel's module with its
-callees' IR linked in, so a callee deep in a loop's tree was optimised again for every kernel
-above it, and only the loop's module is ever emitted. A lazy library keeps its IR as lowered
-(numba's function passes only) and the loop's compile optimises the whole tree once, with the
-same passes; a lazy library that must run after all (a call from Python) is optimised before it
-is emitted. Measured (issue 42, quiet 2-core machine, empty cache, ``bench.start_time``): Celtic
+Nor is the module of a split compile's kernels optimised on its own. numba optimises a kernel's
+module with its callees' IR linked in, so a callee deep in a loop's tree was optimised again for
+every kernel above it, and only the loop's module is ever emitted. A library compiled under
+:func:`lazy_roots` (a half of :mod:`sim.core.split_compile`, and every kernel compiled for it) is
+raw: it keeps its IR as lowered (numba's function passes only), and the loop's compile optimises
+the whole tree once, with the same passes; a raw library that must run after all (a call from
+Python) is optimised before it is emitted. Other kernels are optimised as numba does: a process
+that compiles many kernels called from Python (the tests) would optimise each one's raw tree
+again. Measured (issue 42, quiet 2-core machine, empty cache, ``bench.start_time``): Celtic
 Quest's greedy 15.7 -> 12.6 s, its search 20.7 -> 17.6 s, every other game and level 0.2-1.8 s
 shorter; the tables are the same (fixed-seed hashes of every game and level) and the games per
 second within the noise. ``MENHIR_LAZY_CODEGEN=0`` turns all of it off, to measure against.
@@ -43,7 +46,8 @@ _ROOTS_LAZY = [False]  # lazy_roots(): a kernel compiled from Python is lazy too
 _ENVS: dict = {}  # every environment numba set or asked to set, by its global's name
 _APPLIED = [False]
 _NUMBA_SET_ENV = [None]  # numba's own set_env, which the patched one calls
-_NUMBA_OPTIMIZE = [None]  # numba's own module optimisation, which lazy libraries skip
+_NUMBA_OPTIMIZE = [None]  # numba's own module optimisation, which raw libraries skip
+RAW = "#raw"  # ends the cached name of a raw library's bitcode
 
 
 def register(py_func) -> None:
@@ -88,7 +92,9 @@ def materialize(library) -> None:
     if not is_pending(library):
         return
     library._menhir_pending = False
-    _NUMBA_OPTIMIZE[0](library)  # linked as lowered (the module docstring): optimised to run
+    if getattr(library, "_menhir_raw", False):  # linked as lowered (the module docstring)
+        library._menhir_raw = False
+        _NUMBA_OPTIMIZE[0](library)
     module = library._final_module
     module._CPUCodeLibrary__library = weakref.proxy(library)  # numba's object-cache hooks
     cleanup = library._codegen._add_module(module)
@@ -171,6 +177,7 @@ def apply() -> bool:
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()
             state.library._menhir_lazy = True
+            state.library._menhir_raw = _ROOTS_LAZY[0]
         return lowering_run(self, state)
 
     def _finalize_final_module(self):
@@ -184,7 +191,7 @@ def apply() -> bool:
         self._finalized = True
 
     def _optimize_final_module(self):
-        if not getattr(self, "_menhir_lazy", False):  # a lazy one: by the loop that links it
+        if not getattr(self, "_menhir_raw", False):  # a raw one: by the loop that links it
             _NUMBA_OPTIMIZE[0](self)
 
     def get_pointer_to_function(self, name):
@@ -193,7 +200,8 @@ def apply() -> bool:
 
     def serialize_using_object_code(self):
         if is_pending(self):  # no object code: the bitcode, which callers link
-            return self.serialize_using_bitcode()
+            name, kind, bitcode = self.serialize_using_bitcode()
+            return (name + RAW if getattr(self, "_menhir_raw", False) else name), kind, bitcode
         return serialize(self)
 
     def _unserialize(cls, codegen, state):
@@ -201,6 +209,7 @@ def apply() -> bool:
             self = codegen.create_library(state[0])
             self._final_module = ll_parse_bitcode(state[2])
             self._menhir_lazy = True
+            self._menhir_raw = state[0].endswith(RAW)
             self._finalize_final_module()
             if not _nested():  # loaded to be called from Python
                 materialize(self)

@@ -111,3 +111,48 @@ def test_the_profilers_symbol_map_leaves_callees_unemitted(tmp_path):
     run = run_in(tmp_path, PROFILE)
     assert run["pending"] == [True, True]
     assert any("loop" in name for name in run["names"])
+
+
+RAW_FIRST = """
+import json
+from sim.core.split_compile import compile_parts
+from tests.core import split_kernels as k
+raw = lambda kernel: [getattr(c.library, "_menhir_raw", False) for c in kernel.overloads.values()]
+compile_parts([(k.policy, (k.state(), 0)), (k.rules, (k.state(), 0))])  # a split compile's half
+before = {"policy": raw(k.policy), "rules": raw(k.rules)}
+value = int(k.loop(k.state(), 10))  # optimises the raw tree once
+loop = raw(k.loop)
+policy = int(k.policy(k.state(), 1))  # called from Python: optimised, then emitted
+print(json.dumps({"before": before, "value": value, "loop": loop, "policy": policy,
+                  "after": raw(k.policy)}))
+"""
+
+RAW_SECOND = """
+import json
+from tests.core import split_kernels as k
+raw = lambda kernel: [getattr(c.library, "_menhir_raw", False) for c in kernel.overloads.values()]
+rules = int(k.rules(k.state(), 5))  # raw bitcode from the cache: optimised, then emitted
+print(json.dumps({"rules": rules, "raw": raw(k.rules), "loop": int(k.loop(k.state(), 10))}))
+"""
+
+
+def test_a_split_compiles_kernels_stay_raw_until_the_loop_or_python_optimises_them(tmp_path):
+    run = run_in(tmp_path, RAW_FIRST)
+    assert run["before"] == {"policy": [True], "rules": [True]}
+    assert run["value"] == by_hand(10) and run["loop"] == [False]
+    assert run["policy"] == 1 * 3 + 1 and run["after"] == [False]
+    cached = [f for f in tmp_path.rglob("*.nbc") if lazy_codegen.RAW.encode() in f.read_bytes()]
+    assert {f.name.split(".")[1].split("-")[0] for f in cached} == {"policy", "rules"}
+    again = run_in(tmp_path, RAW_SECOND)
+    assert again == {"rules": 5, "raw": [False], "loop": by_hand(10)}
+
+
+def test_kernels_compiled_outside_a_split_compile_are_not_raw(tmp_path):
+    script = (
+        PENDING
+        + """
+value = int(k.loop(k.state(), 10))
+print(json.dumps([getattr(c.library, "_menhir_raw", None) for c in k.policy.overloads.values()]))
+"""
+    )
+    assert run_in(tmp_path, script) == [False]
