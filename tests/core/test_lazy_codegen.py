@@ -113,11 +113,16 @@ def test_the_profilers_symbol_map_leaves_callees_unemitted(tmp_path):
     assert any("loop" in name for name in run["names"])
 
 
-RAW_FIRST = """
+RAW_HEADER = """
 import json
-from sim.core.split_compile import compile_parts
 from tests.core import split_kernels as k
 raw = lambda kernel: [getattr(c.library, "_menhir_raw", False) for c in kernel.overloads.values()]
+"""
+
+RAW_FIRST = (
+    RAW_HEADER
+    + """
+from sim.core.split_compile import compile_parts
 compile_parts([(k.policy, (k.state(), 0)), (k.rules, (k.state(), 0))])  # a split compile's half
 before = {"policy": raw(k.policy), "rules": raw(k.rules)}
 value = int(k.loop(k.state(), 10))  # optimises the raw tree once
@@ -126,14 +131,15 @@ policy = int(k.policy(k.state(), 1))  # called from Python: optimised, then emit
 print(json.dumps({"before": before, "value": value, "loop": loop, "policy": policy,
                   "after": raw(k.policy)}))
 """
+)
 
-RAW_SECOND = """
-import json
-from tests.core import split_kernels as k
-raw = lambda kernel: [getattr(c.library, "_menhir_raw", False) for c in kernel.overloads.values()]
+RAW_SECOND = (
+    RAW_HEADER
+    + """
 rules = int(k.rules(k.state(), 5))  # raw bitcode from the cache: optimised, then emitted
 print(json.dumps({"rules": rules, "raw": raw(k.rules), "loop": int(k.loop(k.state(), 10))}))
 """
+)
 
 
 def test_a_split_compiles_kernels_stay_raw_until_the_loop_or_python_optimises_them(tmp_path):
