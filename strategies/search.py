@@ -417,6 +417,29 @@ def rollout_seed(base, r):
     return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
 
 
+def search_parts(state, rng, scores=None, data=None) -> list:
+    """The search's own cached kernels, each with arguments of the types the search passes
+    (a ``(kernel, arguments)`` list, as sim/core/split_compile.py's halves take): the position
+    hash, the rollout seeds, values and race statistics, and, given the game's ``scores`` and
+    ``data``, its scores into the value buffers. ``state`` and ``rng`` are arrays of the
+    position's and the seat stream's types. For a split compile's half that ends before the
+    other (Celtic Quest's), so that the loop's own compile, on one core after both halves,
+    finds them compiled."""
+    sc, ev = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
+    parts = [
+        (decision_base, (state, rng)),
+        (rollout_seed, (np.uint64(0), 0)),
+        (rollout_value, (sc, ev, 0, 0, 0.0)),
+        (copy_part, (state, state, 0, 0)),
+        (copy_part, (rng, rng, 0, 0)),
+        (_gain_se, (0.0, 0.0, 0)),
+        (_upper_gain, (0.0, 0.0, 0, 0.0)),
+    ]
+    if scores is not None:  # the win shares, and the default evaluate's values
+        parts += [(scores, (state, data, sc)), (scores, (state, data, ev))]
+    return parts
+
+
 def _own_names(*kernels):
     """``njit`` for the search kernel's closures, each renamed after the game's kernels.
 
@@ -552,7 +575,7 @@ def make_search_bot(
     @jit
     def value_of(cur, data, seat, gparams, margin, sc, ev):
         """The rollout's value at its last position ``cur``."""
-        n_players = scores(cur, data, sc)
+        n_players = np.int64(scores(cur, data, sc))  # one rollout_value whatever a game returns
         if margin != 0.0:
             evaluate(cur, data, gparams, ev)
         return rollout_value(sc, ev, n_players, seat, margin)

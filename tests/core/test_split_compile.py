@@ -17,6 +17,7 @@ from numba import types
 from sim.core import split_compile
 from sim.core.check import NO_CORRUPTION, invariants_module
 from sim.core.registry import GAME_MODULES, get_game, make_setup
+from strategies.search import search_parts
 from tests.core import split_kernels
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,14 +129,20 @@ def checked_calls(game: str) -> tuple:
     return first_prepare(module, lambda: module.checked(setup, seeds, 10_000, NO_CORRUPTION))
 
 
-def assert_cached_as_halves(game: str, what: str, args, halves, search) -> None:
-    here, there = halves(args, search)
-    assert here and there, (game, what)
-    for part, part_args in (*here, *there):
+def assert_cached(game: str, what: str, parts) -> None:
+    """Every ``(kernel, arguments)`` of ``parts`` is in numba's cache under the signature a
+    half computes for it."""
+    for part, part_args in parts:
         assert part.targetoptions.get("inline") != "always", (game, what, part)
         cache = part._cache
         key = cache._index_key(split_compile.signature(part_args), part.targetctx.codegen())
         assert key in cache._cache_file._load_index(), (game, what, part.py_func.__qualname__)
+
+
+def assert_cached_as_halves(game: str, what: str, args, halves, search) -> None:
+    here, there = halves(args, search)
+    assert here and there, (game, what)
+    assert_cached(game, what, (*here, *there))
 
 
 NUMBA_GAMES = [g for g, m in GAME_MODULES.items() if m.startswith("sim.games.")]
@@ -156,6 +163,16 @@ def test_each_half_is_of_the_types_the_loop_compiles(game):
     _, args, halves, searching = checked_calls(game)
     assert not searching, game
     assert_cached_as_halves(game, "checked", args, halves, False)
+
+
+@pytest.mark.parametrize("game", NUMBA_GAMES)
+def test_the_search_parts_are_of_the_types_every_games_search_compiles(game):
+    """strategies.search.search_parts names the search's own kernels with the types the
+    search passes them (a half compiling them for other types would compile for nothing), in
+    every game's search loop, not only in Celtic Quest's, which uses it: meaningful on the
+    cache ``make test`` warms, as above."""
+    *_, streams, state, _ = loop_calls(game, "search")[1]
+    assert_cached(game, "search_parts", search_parts(state, streams[1]))
 
 
 def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):

@@ -121,30 +121,37 @@ def compile_halves(args, search) -> tuple:
     """The halves of Celtic Trader's loops as Celtic Quest plays them (its kernels themselves,
     with the quest hooks) for sim/core/split_compile.py. Celtic Quest's greedy (22 s cold)
     calls Celtic Trader's last, so Celtic Trader's compiles first on the other side, and the
-    cache has it when Celtic Quest's reaches it. Without the search the greedy compiles here
-    and the rules there (24 s cold before, 20 s after); with the search, whose own kernels
-    compile here once both halves are done, the greedy compiles there and the rules here (30 s
-    before, 29 s after). Without the search this half also takes the set-up (compiled first,
-    so the rules' ``init_state`` finds it in the cache) and the loop's small callees, which
-    the loop compiled after both halves (issue 42: 16.5-17.3 s cold, then 14.8-15.1 s)."""
+    cache has it when Celtic Quest's reaches it. Without the search Celtic Quest's greedy
+    compiles here and the rules there (24 s cold before, 20 s after), with the search the
+    other way round. This half also takes the loop's small callees, which the loop compiled
+    on one core after both halves: its results, kinds and seeding, and without the search the
+    set-up (compiled first, so the rules' ``init_state`` finds it in the cache), with it the
+    search's own cached kernels (strategies.search.search_parts). Issue 42, empty cache,
+    ``bench.start_time``: without the search 16.5-17.3 s, then 14.8-15.1 s; with it, three
+    interleaved runs each, 20.3-21.0 s with both greedies' halves swapped (Celtic Trader's
+    here with the rules) and the small callees left to the loop, 18.2-19.8 s now."""
     from sim.games.celtic_quest.setup import setup as quest_setup
     from sim.games.celtic_trader.play import loop_halves, side_parts
+    from sim.games.celtic_trader.rules import scores
     from sim.games.celtic_trader.setup import setup_state
+    from strategies.celtic_trader import kind_of
     from strategies.celtic_trader.greedy import greedy_action as trader_greedy
+    from strategies.search import search_parts
 
     def same(kernel):  # Celtic Quest plays the kernels themselves, not Celtic Trader's copies
         return kernel
 
     here, rules = loop_halves(args, search, same)
     data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
-    trader = (trader_greedy, (a, data, 0, params[0], streams[1], buf))
+    greedy = [(trader_greedy, (a, data, 0, params[0], streams[1], buf)), here[0]]
     if search:
-        return [trader, *rules], here[:1]
+        searching = [(kind_of, (a, data, 0)), *search_parts(a, streams[1], scores, data)]
+        return [*rules, *side_parts(args, same), *searching], greedy
     set_up = [
         (setup_state, (data, n_players, mode, fixed, a)),
         (quest_setup, (data, n_players, fixed, streams[0], a)),
     ]
-    return [*set_up, *here, *side_parts(args, same)], [trader, *rules]
+    return [*set_up, *here, *side_parts(args, same)], [greedy[0], *rules]
 
 
 def play(setup, seeds) -> ChunkResult:
