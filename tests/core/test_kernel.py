@@ -56,3 +56,21 @@ def test_copy_part_copies_that_part_only():
     into = np.zeros(4, np.uint64)
     copy_part(into, streams, 0, 4)
     assert into.tolist() == [1, 2, 3, 4]
+
+
+def test_copy_part_copies_nothing_for_an_empty_part():
+    dst = np.zeros(5, np.int32)
+    copy_part(dst, np.arange(5, dtype=np.int32), 4, 2)  # stop before start
+    copy_part(dst, np.arange(5, dtype=np.int32), 3, 3)
+    assert dst.tolist() == [0, 0, 0, 0, 0]
+
+
+def test_copy_part_is_a_contiguous_copy_not_a_gather():
+    """With a signed index numba wraps a negative one, so LLVM could not prove the words
+    contiguous and copied a Troy position by masked gather and scatter, 11% of its search
+    (issue 42). The optimised IR of the copy of a position must have neither (on a processor
+    without vector gathers the old copy had none either, so there this only checks the new)."""
+    state = np.zeros(8, np.int32)
+    copy_part(state, state, 0, 8)
+    ir = copy_part.inspect_llvm()[(types.Array(types.int32, 1, "C"),) * 2 + (types.int64,) * 2]
+    assert "masked.gather" not in ir and "masked.scatter" not in ir
