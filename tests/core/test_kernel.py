@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit, types
 
-from sim.core.kernel import copy_part, leaf
+from sim.core.kernel import WIDE_COPY_WORDS, copy_part, copy_wide, leaf
 
 
 @leaf
@@ -65,12 +65,22 @@ def test_copy_part_copies_nothing_for_an_empty_part():
     assert dst.tolist() == [0, 0, 0, 0, 0]
 
 
-def test_copy_part_is_a_contiguous_copy_not_a_gather():
+def test_copy_part_copies_long_parts_whole_too():
+    """From WIDE_COPY_WORDS items copy_part copies by copy_wide."""
+    n = WIDE_COPY_WORDS + 37
+    src = np.arange(2 * n, dtype=np.int32)
+    dst = np.full(2 * n, -1, np.int32)
+    copy_part(dst, src, 5, 5 + n)
+    assert (dst[5 : 5 + n] == src[5 : 5 + n]).all()
+    assert (dst[:5] == -1).all() and (dst[5 + n :] == -1).all()
+
+
+def test_a_long_copy_is_a_contiguous_copy_not_a_gather():
     """With a signed index numba wraps a negative one, so LLVM could not prove the words
     contiguous and copied a Troy position by masked gather and scatter, 11% of its search
-    (issue 42). The optimised IR of the copy of a position must have neither (on a processor
-    without vector gathers the old copy had none either, so there this only checks the new)."""
+    (issue 42). The optimised IR of the wide copy must have neither (on a processor without
+    vector gathers the old copy had none either, so there this only checks the new)."""
     state = np.zeros(8, np.int32)
-    copy_part(state, state, 0, 8)
-    ir = copy_part.inspect_llvm()[(types.Array(types.int32, 1, "C"),) * 2 + (types.int64,) * 2]
+    copy_wide(state, state, 0, 8)
+    ir = copy_wide.inspect_llvm()[(types.Array(types.int32, 1, "C"),) * 2 + (types.int64,) * 2]
     assert "masked.gather" not in ir and "masked.scatter" not in ir
