@@ -365,6 +365,7 @@ def _maritime_value(state, data, p, a, params):
     give = (a - A_TRADE) // N_RES
     get = (a - A_TRADE) % N_RES
     ratio = trade_ratio(state, data, p, give)
+    place = -1  # _place_open's answer (1 or 0) once asked: a scan of every vertex, done once
     for row in (C_CITY, C_SETTLEMENT, C_DEV, C_ROAD):
         if can_afford(state, data, p, row) or not _affordable_after(
             state, data, p, give, ratio, get, row
@@ -374,17 +375,18 @@ def _maritime_value(state, data, p, a, params):
             state[CITIES_LEFT + p] == 0 or settlements_on_board(state, data, p) == 0
         ):
             continue
-        if row == C_SETTLEMENT and not _place_open(state, data, p):
-            continue
+        if row == C_SETTLEMENT:
+            place = int(_place_open(state, data, p))
+            if place == 0:
+                continue
         if row == C_DEV and state[DECK_N] == 0:
             continue
         if row == C_ROAD:
-            if (
-                state[ROADS_LEFT + p] == 0
-                or state[SETTLE_LEFT + p] == 0
-                or _place_open(state, data, p)
-                or not any_road_ok(state, data, p)
-            ):
+            if state[ROADS_LEFT + p] == 0 or state[SETTLE_LEFT + p] == 0:
+                continue
+            if place < 0:
+                place = int(_place_open(state, data, p))
+            if place == 1 or not any_road_ok(state, data, p):
                 continue
             return params[P_ROAD] - 1.0
         return params[P_DEV] - 1.0

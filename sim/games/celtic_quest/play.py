@@ -143,15 +143,15 @@ def compile_halves(args, search) -> tuple:
 
     here, rules = loop_halves(args, search, same)
     data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
-    greedy = [(trader_greedy, (a, data, 0, params[0], streams[1], buf)), here[0]]
+    trader = (trader_greedy, (a, data, 0, params[0], streams[1], buf))
     if search:
         searching = [(kind_of, (a, data, 0)), *search_parts(a, streams[1], scores, data)]
-        return [*rules, *side_parts(args, same), *searching], greedy
+        return [*rules, *side_parts(args, same), *searching], [trader, here[0]]
     set_up = [
         (setup_state, (data, n_players, mode, fixed, a)),
         (quest_setup, (data, n_players, fixed, streams[0], a)),
     ]
-    return [*set_up, *here, *side_parts(args, same)], [greedy[0], *rules]
+    return [*set_up, *here, *side_parts(args, same)], [trader, *rules]
 
 
 def play(setup, seeds) -> ChunkResult:
