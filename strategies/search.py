@@ -98,7 +98,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit, uint64
 
-from sim.core.kernel import copy_part, copy_state
+from sim.core.kernel import copy_part, copy_state, leaf, one_version
 from sim.core.params import Param, ParamSet
 from sim.core.registry import BotDecl
 from sim.core.rng import mix64, randint, seed_stream
@@ -357,7 +357,7 @@ def no_redeal(state, data, seat, rng, out):
     copy_state(state, out)
 
 
-@njit(cache=True)
+@leaf
 def rollout_value(scores, values, n_players, seat, margin):
     """Value of a final (or horizon) position for ``seat``; see the module docstring.
 
@@ -387,7 +387,7 @@ def rollout_value(scores, values, n_players, seat, margin):
     return win + margin * (values[seat] - best_other)
 
 
-@njit(cache=True)
+@leaf
 def _gain_se(gain_sum, gain_sq, m):
     """Standard error of a mean paired gain from ``m`` samples (infinite under 2 samples)."""
     if m < 2:
@@ -396,13 +396,13 @@ def _gain_se(gain_sum, gain_sq, m):
     return np.sqrt(max(gain_sq / m - mean * mean, 0.0) / (m - 1))
 
 
-@njit(cache=True)
+@leaf
 def _upper_gain(gain_sum, gain_sq, m, z):
     """Mean paired gain plus ``z`` standard errors: the race drops a candidate below keep."""
     return gain_sum / m + z * _gain_se(gain_sum, gain_sq, m)
 
 
-@njit(cache=True)
+@leaf
 def decision_base(state, rng):
     """A 64-bit seed from the seat stream's state and the position; ``rng`` is not advanced."""
     h = mix64(rng[0] ^ mix64(rng[1] ^ mix64(rng[2] ^ mix64(rng[3]))))
@@ -411,7 +411,7 @@ def decision_base(state, rng):
     return h
 
 
-@njit(cache=True)
+@leaf
 def rollout_seed(base, r):
     """Seed of rollout ``r`` of one decision: the same for every candidate (paired draws)."""
     return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
@@ -440,6 +440,48 @@ def search_parts(state, rng, scores=None, data=None) -> list:
     return parts
 
 
+def closure_parts(search, state, data, params) -> list:
+    """The search kernel's small closures (:func:`make_search_bot`: the rollout's clock and
+    value, and ``evaluate``), each with arguments of the types the search passes them: for the
+    half of a split compile that runs in the loop's own process (a closure is never cached,
+    so a second process could not hand it over), so that the loop's own compile, on one core
+    after both halves, finds them compiled. ``search`` is the game's search kernel, ``params``
+    a seat's float64 row."""
+    kernels = _closures(search)
+    gparams = params[N_SEARCH_PARAMS:]
+    sc, ev = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
+    calls = {
+        "clock": (state, 0, 0),
+        "value_of": (state, data, 0, gparams, 0.0, sc, ev),
+        "evaluate": (state, data, gparams, ev),
+    }
+    parts = [(kernels[name], args) for name, args in calls.items() if name in kernels]
+    return [*parts, (_search_builtins, (state, 0, 0.0))]
+
+
+@njit(no_cfunc_wrapper=True)  # never cached: what it is for is compiling numba's builtins
+def _search_builtins(state, k, x):
+    """numba's own kernels that the search calls (its allocations, ``int``, ``min``, ``max``),
+    each for the types the search passes: numba compiles them in every process, and they
+    cost 0.2 s of the loop's own compile when it met them first."""
+    a = np.empty_like(state)
+    sums = np.empty(k, np.float64)
+    counts = np.empty(k, np.int64)
+    return a.shape[0] + sums.shape[0] + counts.shape[0] + int(x) + min(k, k) + max(k, k)
+
+
+def _closures(kernel, found=None) -> dict:
+    """{name: kernel} of the kernels in ``kernel``'s closure cells, and in theirs."""
+    found = {} if found is None else found
+    for cell in getattr(kernel, "py_func", kernel).__closure__ or ():
+        inner = cell.cell_contents
+        name = getattr(getattr(inner, "py_func", None), "__name__", None)
+        if name is not None and name not in found:
+            found[name] = inner
+            _closures(inner, found)
+    return found
+
+
 def _own_names(*kernels):
     """``njit`` for the search kernel's closures, each renamed after the game's kernels.
 
@@ -465,7 +507,8 @@ def _own_names(*kernels):
     def jit(func=None, **options):
         def wrap(f):
             f.__qualname__ = f"{f.__qualname__}__{tag}"
-            return njit(no_cfunc_wrapper=True, **options)(f)  # as sim.core.kernel's
+            # one version for every constant a caller passes, as sim.core.kernel's kernels
+            return one_version(njit(no_cfunc_wrapper=True, **options)(f))
 
         return wrap(func) if func is not None else wrap
 

@@ -87,7 +87,9 @@ class _OneVersionDispatcher(CPUDispatcher):
         return super().__call__(*args, **kws)
 
 
-def _one_version(kernel):
+def one_version(kernel):
+    """``kernel`` (an njit dispatcher) compiled once for every constant and narrow signed
+    integer its compiled callers pass (:class:`_OneVersionDispatcher`)."""
     if isinstance(kernel, CPUDispatcher):  # not with NUMBA_DISABLE_JIT (a Python function)
         kernel.__class__ = _OneVersionDispatcher  # njit's own checks and options, then ours
         lazy_codegen.register(kernel.py_func)
@@ -98,7 +100,7 @@ def leaf(func=None, **options):
     """``@leaf`` or ``@leaf(inline="always")``: a cached njit kernel without reference counts."""
 
     def wrap(f):
-        return _one_version(njit(cache=True, _nrt=False, no_cfunc_wrapper=True, **options)(f))
+        return one_version(njit(cache=True, _nrt=False, no_cfunc_wrapper=True, **options)(f))
 
     return wrap(func) if func is not None else wrap
 
@@ -108,7 +110,7 @@ def counted(func=None, **options):
     that allocates and is called from a leaf."""
 
     def wrap(f):
-        return _one_version(njit(cache=True, _nrt=True, no_cfunc_wrapper=True, **options)(f))
+        return one_version(njit(cache=True, _nrt=True, no_cfunc_wrapper=True, **options)(f))
 
     return wrap(func) if func is not None else wrap
 

@@ -126,17 +126,22 @@ def compile_halves(args, search) -> tuple:
     other way round. This half also takes the loop's small callees, which the loop compiled
     on one core after both halves: its results, kinds and seeding, and without the search the
     set-up (compiled first, so the rules' ``init_state`` finds it in the cache), with it the
-    search's own cached kernels (strategies.search.search_parts). Issue 42, empty cache,
-    ``bench.start_time``: without the search 16.5-17.3 s, then 14.8-15.1 s; with it, three
-    interleaved runs each, 20.3-21.0 s with both greedies' halves swapped (Celtic Trader's
-    here with the rules) and the small callees left to the loop, 18.2-19.8 s now."""
+    search's own cached kernels (strategies.search.search_parts), the rules' small queries, and
+    the search's closures and the numba kernels it calls (strategies.search.closure_parts:
+    only this process can compile them), so that after both halves the loop compiles only
+    itself. Issue 42, empty cache, ``bench.start_time``: without the search 16.5-17.3 s, then
+    14.8-15.1 s; with it, three interleaved runs each, 20.3-21.0 s with both greedies' halves
+    swapped (Celtic Trader's here with the rules) and the small callees left to the loop,
+    18.2-19.8 s, then 16.1-17.5 s; with the closures here and the second process ending as
+    soon as its kernels are cached, 15.3-16.6 s."""
     from sim.games.celtic_quest.setup import setup as quest_setup
     from sim.games.celtic_trader.play import loop_halves, side_parts
-    from sim.games.celtic_trader.rules import scores
+    from sim.games.celtic_trader.rules import current_player, is_over, scores
     from sim.games.celtic_trader.setup import setup_state
-    from strategies.celtic_trader import kind_of
+    from strategies.celtic_trader import kind_of, search_action
+    from strategies.celtic_trader.greedy import follows_plan
     from strategies.celtic_trader.greedy import greedy_action as trader_greedy
-    from strategies.search import search_parts
+    from strategies.search import closure_parts, search_parts
 
     def same(kernel):  # Celtic Quest plays the kernels themselves, not Celtic Trader's copies
         return kernel
@@ -145,7 +150,14 @@ def compile_halves(args, search) -> tuple:
     data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
     trader = (trader_greedy, (a, data, 0, params[0], streams[1], buf))
     if search:
-        searching = [(kind_of, (a, data, 0)), *search_parts(a, streams[1], scores, data)]
+        searching = [
+            (kind_of, (a, data, 0)),
+            (is_over, (a,)),
+            (current_player, (a,)),
+            (follows_plan, (a, data, 0, buf)),
+            *search_parts(a, streams[1], scores, data),
+            *closure_parts(search_action, a, data, params[0]),
+        ]
         return [*rules, *side_parts(args, same), *searching], [trader, here[0]]
     set_up = [
         (setup_state, (data, n_players, mode, fixed, a)),
