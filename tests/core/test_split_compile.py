@@ -232,3 +232,16 @@ def test_celtic_quest_s_search_loop_compiles_only_itself_after_its_halves(tmp_pa
     # never compiled here: loaded (Celtic Trader's greedy comes with Celtic Quest's, its caller)
     assert there and all(misses == 0 for _, misses in there) and [1, 0] in there, there
     assert after == ["_play_kernel"], after
+
+
+def test_celtae_s_search_loop_leaves_only_the_search_s_closures_to_its_own_compile(tmp_path):
+    """Celtae's search loop, cold: the second process, which ends first, compiles the search's
+    small cached kernels too (the rules' queries, the position hash, the rollout values and the
+    race statistics), so after both halves the loop compiles only itself, the search's
+    closures (never cached) and numba's own kernels (``impl``)."""
+    script = AFTER_HALVES.format(module="sim.games.celtae.play", game="celtae", bots="search")
+    here, there, after = in_fresh_cache(script, tmp_path, "1")
+    assert here and all(c == [0, 1] for c in here), here  # compiled here, once
+    assert there and all(misses == 0 for _, misses in there) and [1, 0] in there, there
+    closures = {"follows_plan", "clock", "evaluate", "value_of"}
+    assert set(after) - {"impl"} == {"_play_kernel", *closures}, after

@@ -18,7 +18,7 @@ from sim.core.split_compile import loop_callees, prepare
 from sim.games.celtae.decisions import DECISION_KINDS, decision_kind
 from sim.games.celtae.params import G_SOLO_TARGET, setup_data
 from sim.games.celtae.rules import components, current_player, init_state, is_over, legal_actions
-from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, tiebreaks
+from sim.games.celtae.rules_scoring import N_COMPONENTS, discs_placed, scores, tiebreaks
 from sim.games.celtae.rules_turn import advance
 from sim.games.celtae.scratch import stack_int64
 from sim.games.celtae.state import (
@@ -42,9 +42,10 @@ from strategies.celtae import (
     determinize,
     greedy_action,
     greedy_listed,
+    kind_of,
     random_action,
 )
-from strategies.search import chunk_loop
+from strategies.search import chunk_loop, search_parts
 
 SCORE_COMPONENTS = (
     "citadels",  # A
@@ -147,19 +148,25 @@ def compile_halves(args, search):
     the rules and the search's re-deal in a second process (about 8 and 10 s
     cold: ``init_state`` plays the setup, and with it most of the rules). The re-deal moved
     there once the second process finished first (issue 42, lazy emission: the search's cold
-    start 17.3 s against 18.8-19.2 s)."""
+    start 17.3 s against 18.8-19.2 s), and so did the search's small kernels (the rules'
+    queries, its position hash, rollout values and race statistics: 0.9 s that the loop's
+    own compile met on one core after both halves) and, with the search, the loop's small
+    callees."""
     data, n_players, mode, fixed, _, params, *_, streams, a, buf = args
     seat_args = (a, data, 0, params[0], streams[1], buf)
     policies = [(greedy_listed, (*seat_args, 0)), (random_action, seat_args)]
     if search:
         policies.insert(0, (greedy_action, seat_args))
-    here = [*policies, *loop_callees(args, write_results, decision_kind, False, seeds_at=6)]
+    side = loop_callees(args, write_results, decision_kind, False, seeds_at=6)
+    here = policies if search else [*policies, *side]
     rules = [
         (init_state, (data, n_players, mode, fixed, streams[0], a)),
         (advance, (a, 0, data, streams[0], buf)),
     ]
-    if search:
-        rules.append((determinize, (a, data, 0, streams[0], a)))
+    if search:  # and the search's small kernels: this half ends first (issue 42)
+        queries = [(is_over, (a,)), (current_player, (a,)), (kind_of, (a, data, 0))]
+        small = [*queries, *search_parts(a, streams[1], scores, data)]
+        rules += [(determinize, (a, data, 0, streams[0], a)), *small, *side]
     return here, rules
 
 
