@@ -16,7 +16,7 @@ from sim.core.rng import seed_streams
 from sim.core.split_compile import loop_callees, policy_and_rules, prepare
 from sim.games.catan.decisions import DECISION_KINDS, decision_kind
 from sim.games.catan.params import G_LA_VP, G_LR_VP, compile_data
-from sim.games.catan.rules import advance, current_player, init_state, is_over
+from sim.games.catan.rules import advance, current_player, init_state, is_over, scores
 from sim.games.catan.rules_shared import (
     cities_on_board,
     settlements_on_board,
@@ -43,7 +43,7 @@ from strategies.catan import (
     greedy_action,
     random_action,
 )
-from strategies.search import chunk_loop
+from strategies.search import chunk_loop, search_parts
 
 SCORE_COMPONENTS = ("buildings", "vp_cards", "longest_road", "largest_army")
 PLAYER_EXTRAS = ("knights", "road_length", "turns_taken", "fewer_turns")
@@ -163,6 +163,10 @@ def compile_halves(args, search):
         args, search, [greedy_action, random_action], init_state, advance, determinize
     )
     side = loop_callees(args, write_results, decision_kind, with_data=True)
+    if search:  # the search's small kernels too: the rules' half ends first (issue 42)
+        data, *_, streams, a, _ = args
+        # not current_player: the decision kinds here call it (it would race the two halves)
+        rules = [*rules, (is_over, (a,)), *search_parts(a, streams[1], scores, data)]
     return [*here, *side], rules
 
 

@@ -26,6 +26,7 @@ from sim.games.catan_troy.rules import (
     current_player,
     init_state,
     is_over,
+    scores,
     ship_vp,
     track_vp,
     victory_points,
@@ -47,7 +48,7 @@ from strategies.catan_troy import (
     determinize,
     greedy_action,
 )
-from strategies.search import chunk_loop
+from strategies.search import chunk_loop, search_parts
 
 SCORE_COMPONENTS = ("buildings", "longest_road", "ships", "track")
 PLAYER_EXTRAS = (
@@ -141,6 +142,10 @@ def compile_halves(args, search):
     small callees here (:func:`loop_callees`)."""
     here, rules = policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
     side = loop_callees(args, write_results, decision_kind, with_data=True)
+    if search:  # the search's small kernels too: the rules' half ends first (issue 42)
+        data, *_, streams, a, _ = args
+        # not current_player: the decision kinds here call it (it would race the two halves)
+        rules = [*rules, (is_over, (a,)), *search_parts(a, streams[1], scores, data)]
     return [*here, *side], rules
 
 
