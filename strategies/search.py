@@ -417,14 +417,15 @@ def rollout_seed(base, r):
     return mix64(uint64(base) + uint64(r + 1) * _GOLDEN)
 
 
-def search_parts(state, rng, scores=None, data=None) -> list:
+def search_parts(state, rng, scores=None, data=None, own_evaluate=False) -> list:
     """The search's own cached kernels, each with arguments of the types the search passes
     (a ``(kernel, arguments)`` list, as sim/core/split_compile.py's halves take): the position
     hash, the rollout seeds, values and race statistics, and, given the game's ``scores`` and
-    ``data``, its scores into the value buffers. ``state`` and ``rng`` are arrays of the
-    position's and the seat stream's types. For a split compile's half that ends before the
-    other (Celtic Quest's), so that the loop's own compile, on one core after both halves,
-    finds them compiled."""
+    ``data``, its scores into the value buffers (into the win shares' only with
+    ``own_evaluate``, for a game that passes its own ``evaluate``). ``state`` and ``rng`` are
+    arrays of the position's and the seat stream's types. For the half of a split compile
+    that ends first (Celtic Quest's, Celtae's, Catan's, Troy's), so that the loop's own
+    compile, on one core after both halves, finds them compiled."""
     sc, ev = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
     parts = [
         (decision_base, (state, rng)),
@@ -436,7 +437,9 @@ def search_parts(state, rng, scores=None, data=None) -> list:
         (_upper_gain, (0.0, 0.0, 0, 0.0)),
     ]
     if scores is not None:  # the win shares, and the default evaluate's values
-        parts += [(scores, (state, data, sc)), (scores, (state, data, ev))]
+        parts.append((scores, (state, data, sc)))
+        if not own_evaluate:
+            parts.append((scores, (state, data, ev)))
     return parts
 
 

@@ -145,7 +145,11 @@ def compile_halves(args, search):
     if search:  # the search's small kernels too: the rules' half ends first (issue 42)
         data, *_, streams, a, _ = args
         # not current_player: the decision kinds here call it (it would race the two halves)
-        rules = [*rules, (is_over, (a,)), *search_parts(a, streams[1], scores, data)]
+        rules = [
+            *rules,
+            (is_over, (a,)),
+            *search_parts(a, streams[1], scores, data, own_evaluate=True),
+        ]
     return [*here, *side], rules
 
 
