@@ -443,6 +443,15 @@ def search_parts(state, rng, scores=None, data=None, own_evaluate=False) -> list
     return parts
 
 
+def rules_half_parts(args, scores, is_over, own_evaluate=False) -> list:
+    """:func:`search_parts` and ``is_over(state)`` for the rules' half of a loop called as
+    ``(data, ..., streams, a, buf)``, when that half ends first (Catan's, Troy's). Not
+    ``current_player``: their decision kinds, in the other half, call it, and the two halves
+    would race for it."""
+    data, *_, streams, a, _ = args
+    return [(is_over, (a,)), *search_parts(a, streams[1], scores, data, own_evaluate)]
+
+
 def closure_parts(search, state, data, params) -> list:
     """The search kernel's small closures (:func:`make_search_bot`: the rollout's clock and
     value, and ``evaluate``), each with arguments of the types the search passes them: for the

@@ -43,7 +43,7 @@ from strategies.catan import (
     greedy_action,
     random_action,
 )
-from strategies.search import chunk_loop, search_parts
+from strategies.search import chunk_loop, rules_half_parts
 
 SCORE_COMPONENTS = ("buildings", "vp_cards", "longest_road", "largest_army")
 PLAYER_EXTRAS = ("knights", "road_length", "turns_taken", "fewer_turns")
@@ -164,9 +164,7 @@ def compile_halves(args, search):
     )
     side = loop_callees(args, write_results, decision_kind, with_data=True)
     if search:  # the search's small kernels too: the rules' half ends first (issue 42)
-        data, *_, streams, a, _ = args
-        # not current_player: the decision kinds here call it (it would race the two halves)
-        rules = [*rules, (is_over, (a,)), *search_parts(a, streams[1], scores, data)]
+        rules = [*rules, *rules_half_parts(args, scores, is_over)]
     return [*here, *side], rules
 
 

@@ -48,7 +48,7 @@ from strategies.catan_troy import (
     determinize,
     greedy_action,
 )
-from strategies.search import chunk_loop, search_parts
+from strategies.search import chunk_loop, rules_half_parts
 
 SCORE_COMPONENTS = ("buildings", "longest_road", "ships", "track")
 PLAYER_EXTRAS = (
@@ -143,13 +143,7 @@ def compile_halves(args, search):
     here, rules = policy_and_rules(args, search, [greedy_action], init_state, advance, determinize)
     side = loop_callees(args, write_results, decision_kind, with_data=True)
     if search:  # the search's small kernels too: the rules' half ends first (issue 42)
-        data, *_, streams, a, _ = args
-        # not current_player: the decision kinds here call it (it would race the two halves)
-        rules = [
-            *rules,
-            (is_over, (a,)),
-            *search_parts(a, streams[1], scores, data, own_evaluate=True),
-        ]
+        rules = [*rules, *rules_half_parts(args, scores, is_over, own_evaluate=True)]
     return [*here, *side], rules
 
 
