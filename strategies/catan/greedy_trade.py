@@ -166,9 +166,11 @@ def answer_value(state, data, p, a, params):
         return 0.0
     if a == A_ACCEPT:
         mine = own_gain(state, data, p, params, get, get_count(offer), give, give_count(offer))
+        if mine <= 0.0:  # the proposer's gain (two more hand values) only when it could matter
+            return -1.0
         theirs = public_gain(
             state, data, state[CUR], params, give, give_count(offer), get, get_count(offer)
         )
-        return 1.0 if mine > 0.0 and mine > theirs else -1.0
+        return 1.0 if mine > theirs else -1.0
     s = a - A_TRADE_WITH  # the furthest behind first
     return 1.0 + max(0.0, float(data[G_VP_TARGET] - public_victory_points(state, data, s)))

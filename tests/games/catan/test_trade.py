@@ -333,3 +333,35 @@ def test_greedy_answers_an_offer_as_valuing_its_legal_answers(hands, shape, give
         answers.add(answer)
         s = apply(s, answer, data)
     assert answers <= {S.A_ACCEPT, S.A_DECLINE} and answers
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    hands=st.lists(st.lists(st.integers(0, 3), min_size=5, max_size=5), min_size=4, max_size=4),
+    shape=st.integers(0, 2),
+    give_get=st.permutations(range(5)),
+)
+def test_greedy_accepts_when_its_gain_is_positive_and_beats_the_proposers(hands, shape, give_get):
+    """greedy_trade's rule, from its two gains: accept (1) only when the seat's own gain is
+    above 0 and above the proposer's as estimated from public information, else -1 (issue 42:
+    the proposer's gain is computed only when the own gain is positive)."""
+    data = data_for(4)
+    give, get = give_get[0], give_get[1]
+    hands[0][give] = max(hands[0][give], 2)
+    if sum(hands[1]) < 2:
+        hands[1][get] = 2
+    s = make_state(
+        data,
+        cur=0,
+        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
+        hands={p: dict(enumerate(h)) for p, h in enumerate(hands)},
+    )
+    params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
+    offer = int(T.offer_action(shape, give, get))
+    s = apply(s, offer, data)
+    n_give, n_get = int(T.give_count(offer)), int(T.get_count(offer))
+    theirs = GT.public_gain(s, data, 0, params, give, n_give, get, n_get)
+    for seat in (1, 2, 3):
+        mine = GT.own_gain(s, data, seat, params, get, n_get, give, n_give)
+        expected = 1.0 if mine > 0.0 and mine > theirs else -1.0
+        assert GT.answer_value(s, data, seat, S.A_ACCEPT, params) == expected
