@@ -296,6 +296,20 @@ def _first_best(s, data, seat, params):
     return acts[int(np.argmax(values))]
 
 
+def _trading_state(data, hands, give, get):
+    """Seat 0's turn with these ``hands`` (per seat, by resource index), seat 0 able to pay
+    every offer shape of ``give`` and some seat holding as many cards as any shape asks for."""
+    hands[0][give] = max(hands[0][give], 2)
+    if sum(hands[1]) < 2:
+        hands[1][get] = 2
+    return make_state(
+        data,
+        cur=0,
+        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
+        hands={p: dict(enumerate(h)) for p, h in enumerate(hands)},
+    )
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     hands=st.lists(st.lists(st.integers(0, 3), min_size=5, max_size=5), min_size=4, max_size=4),
@@ -309,15 +323,7 @@ def test_greedy_answers_an_offer_as_valuing_its_legal_answers(hands, shape, give
     holds the cards) or decline, for every seat in turn."""
     data = data_for(4)
     give, get = give_get[0], give_get[1]
-    hands[0][give] = max(hands[0][give], 2)  # the proposer can pay every shape
-    if sum(hands[1]) < 2:  # and some seat holds as many cards as any shape asks for
-        hands[1][get] = 2
-    s = make_state(
-        data,
-        cur=0,
-        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
-        hands={p: dict(enumerate(h)) for p, h in enumerate(hands)},  # by resource index
-    )
+    s = _trading_state(data, hands, give, get)
     s[S.CITIES_LEFT + 1] = cities_left
     params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
     buf = np.zeros(S.MAX_ACTIONS, np.int32)
@@ -347,15 +353,7 @@ def test_greedy_accepts_when_its_gain_is_positive_and_beats_the_proposers(hands,
     the proposer's gain is computed only when the own gain is positive)."""
     data = data_for(4)
     give, get = give_get[0], give_get[1]
-    hands[0][give] = max(hands[0][give], 2)
-    if sum(hands[1]) < 2:
-        hands[1][get] = 2
-    s = make_state(
-        data,
-        cur=0,
-        settlements={0: [B.vertex_id(0, 0, "N")], 1: [B.vertex_id(2, -2, "N")]},
-        hands={p: dict(enumerate(h)) for p, h in enumerate(hands)},
-    )
+    s = _trading_state(data, hands, give, get)
     params = np.array([q.default for q in G.GREEDY_PARAMS], np.float64)
     offer = int(T.offer_action(shape, give, get))
     s = apply(s, offer, data)
