@@ -154,11 +154,11 @@ NUMBA_GAMES = [g for g, m in GAME_MODULES.items() if m.startswith("sim.games.")]
 @pytest.mark.parametrize("game", NUMBA_GAMES)
 def test_each_half_is_of_the_types_the_loop_compiles(game):
     """Every kernel a game hands to a half (its chunk loops' and its checked loop's) is in
-    numba's cache under the signature the half computes: a half of other types would be
-    compiled for nothing (the loop would then compile the kernel again). Meaningful on the
-    cache ``make test`` warms (every loop compiled in one process each, nothing split): only
-    the loops' own signatures are there, and the ones a test called from Python (an int32
-    action, say), never a half's of its own."""
+    numba's cache under the signature the half computes, as the test session's warm-up
+    compiled it (both halves in one process, then the loop, which loaded them). That the loop
+    calls them with those types (a half of other types would be compiled for nothing, and the
+    loop would compile the kernel again) is what the tests below see, for three games: after
+    the halves the loop compiles only itself."""
     for bots, search in (("greedy", False), ("search", True)):
         _, args, halves, searching = loop_calls(game, bots)
         assert searching == search, game
@@ -215,6 +215,38 @@ def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):
     assert here and all(c == [0, 1] for c in here), here  # compiled here, once
     assert there and all(c == [1, 0] for c in there), there  # loaded, never compiled here
     assert sorted(after) == ["_play_kernel_plain", "current_player", "is_over"], after
+
+
+def test_turned_off_a_real_game_compiles_both_halves_here_before_its_loop(tmp_path):
+    """With one core (or ``MENHIR_SPLIT_COMPILE=0``, as the test session warms), Celtica's
+    greedy loop compiles both halves here, once each, before itself: its own compile then
+    compiles the loop and its two one-line queries only, as after a split compile, so LLVM
+    inlines the same way (left to the loop's nested compile, the code ran slower)."""
+    script = AFTER_HALVES.format(module="sim.games.celtica.play", game="celtica", bots="greedy")
+    here, there, after = in_fresh_cache(script, tmp_path, "0")
+    assert here and all(c == [0, 1] for c in here), here
+    assert there and all(c == [0, 1] for c in there), there  # here too, not loaded
+    assert sorted(after) == ["_play_kernel_plain", "current_player", "is_over"], after
+
+
+def test_the_second_process_imports_the_sources_this_one_runs(monkeypatch):
+    """It runs in the folder that holds sim/: ``-m`` puts the working directory first on its
+    path, so a command run from another checkout's folder compiled that checkout's kernels."""
+    started = []
+
+    class Recorder:
+        def __init__(self, argv, **options):
+            started.append((argv, options))
+            self.stdin = open(os.devnull, "wb")  # noqa: SIM115
+
+    monkeypatch.setattr(split_compile.subprocess, "Popen", Recorder)
+    split_compile._start(split_kernels.halves, (split_kernels.state(), 1), False)
+    ((argv, options),) = started
+    assert argv[1:] == ["-m", "sim.core.split_compile"]
+    assert (
+        Path(options["cwd"]) / "sim" / "core" / "split_compile.py"
+        == Path(split_compile.__file__).resolve()
+    )
 
 
 def test_celtic_quest_s_search_loop_compiles_only_itself_after_its_halves(tmp_path):
