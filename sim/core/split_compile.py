@@ -8,9 +8,10 @@ module names the halves (``compile_halves(args, search) -> (here, there)``, each
 ``(kernel, arguments)`` with arguments of the types the loop passes); the second process
 compiles ``there`` into numba's on-disk cache while this one compiles ``here``, then the loop's
 own compile loads the second process's kernels from the cache. A cached kernel keeps its LLVM
-bitcode for its callers to inline, so the loop is optimised as when it compiled everything
-itself: the compiled code, and every table, are the same. Measured (issue 42, quiet 2-core
-machine, empty cache, Troy's plain loop): 19.2 s on one core, 10.5 s split.
+bitcode for its callers to inline, so the loop is optimised as when both halves compiled in
+this process before it (below): the compiled code, and every table, are the same. Measured
+(issue 42, quiet 2-core machine, empty cache, Troy's plain loop): 19.2 s on one core, 10.5 s
+split.
 
 It is skipped when the loop is in the cache already (its index file exists) and under
 ``NUMBA_DISABLE_JIT``. With one core, or ``MENHIR_SPLIT_COMPILE=0`` (the test session's warm-up
