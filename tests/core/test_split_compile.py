@@ -205,27 +205,20 @@ AFTER_HALVES = (
 )
 
 
-def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path):
+@pytest.mark.parametrize("split", ["1", "0"])
+def test_a_real_game_compiles_each_half_in_one_process_only(tmp_path, split):
     """Celtica's greedy loop, cold: the rules come from the second process (loaded here,
     never compiled here) and the policies compile here, once each. The loop's own compile,
     after both halves, compiles the loop and its two one-line queries only: its results,
-    decision kinds and seeding are in a half (they compiled there, on one core, before)."""
+    decision kinds and seeding are in a half (they compiled there, on one core, before).
+    Turned off (one core, or ``MENHIR_SPLIT_COMPILE=0`` as the test session warms), both
+    halves compile here, once each, and the loop's own compile is the same, so LLVM inlines
+    the same way (left to the loop's nested compile, the code ran slower)."""
     script = AFTER_HALVES.format(module="sim.games.celtica.play", game="celtica", bots="greedy")
-    here, there, after = in_fresh_cache(script, tmp_path, "1")
+    here, there, after = in_fresh_cache(script, tmp_path, split)
     assert here and all(c == [0, 1] for c in here), here  # compiled here, once
-    assert there and all(c == [1, 0] for c in there), there  # loaded, never compiled here
-    assert sorted(after) == ["_play_kernel_plain", "current_player", "is_over"], after
-
-
-def test_turned_off_a_real_game_compiles_both_halves_here_before_its_loop(tmp_path):
-    """With one core (or ``MENHIR_SPLIT_COMPILE=0``, as the test session warms), Celtica's
-    greedy loop compiles both halves here, once each, before itself: its own compile then
-    compiles the loop and its two one-line queries only, as after a split compile, so LLVM
-    inlines the same way (left to the loop's nested compile, the code ran slower)."""
-    script = AFTER_HALVES.format(module="sim.games.celtica.play", game="celtica", bots="greedy")
-    here, there, after = in_fresh_cache(script, tmp_path, "0")
-    assert here and all(c == [0, 1] for c in here), here
-    assert there and all(c == [0, 1] for c in there), there  # here too, not loaded
+    # split: loaded, never compiled here; turned off: compiled here too, once
+    assert there and all(c == ([1, 0] if split == "1" else [0, 1]) for c in there), there
     assert sorted(after) == ["_play_kernel_plain", "current_player", "is_over"], after
 
 
