@@ -172,6 +172,16 @@ def board_changes(a, b, data, seats):
 
 
 @njit(cache=True)
+def recount_after(a, b, data, seats, lengths, flags, listed):
+    """Bring the kept ``board_recount`` results (``lengths``, ``flags``) from ``a``'s board to
+    ``b``'s, recounting only if the step from ``a`` to ``b`` changed the board, and the longest
+    road only for the seats it may concern (``seats``: scratch)."""
+    seats[:] = 0
+    if board_changes(a, b, data, seats):
+        board_recount(b, data, seats, lengths, flags, listed)
+
+
+@njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
     seats = np.ones(S.MAX_PLAYERS, np.int64)
@@ -420,9 +430,7 @@ def checked_kernel(
             if err == 0:
                 code = transition_check(a, b, data)
                 if code == 0:
-                    seats[:] = 0
-                    if board_changes(a, b, data, seats):
-                        board_recount(b, data, seats, lengths, flags, listed)
+                    recount_after(a, b, data, seats, lengths, flags, listed)
                     code = ledger_check(b, data, lengths, flags)
                 if code != 0:
                     err = GAME_BASE + code

@@ -11,7 +11,9 @@ the wall's owner; penalty tokens sum to the breaches and each seat's VP adjustme
 tokens times the penalty; the breach counter under the defeat limit unless the game ended by it
 (and a ``wall_breached`` end has no winner); the harbour access equals the buildings on
 harbours whose sea hex is free of the pirate. ``transition_check`` (base plus): a wall never
-drops except by a breach (the breach counter goes up), and the counter never goes down.
+drops except by a breach (the breach counter goes up), and the counter never goes down. The
+checked loop keeps the base game's costly board recount until a step changes the board, as the
+base loop does (its ``ledger_check`` is ``state_check`` given that recount).
 """
 
 import numpy as np
@@ -88,6 +90,22 @@ def state_check(s, data):
     code = base_inv.state_check(s, data)
     if code != OK:
         return code
+    return wall_check(s, data)
+
+
+@njit(cache=True)
+def ledger_check(s, data, lengths, flags):
+    """``state_check`` given the base game's ``board_recount`` of ``s``'s board (kept by the
+    checked loop until the board changes: sim/games/catan/invariants.py)."""
+    code = base_inv.ledger_check(s, data, lengths, flags)
+    if code != OK:
+        return code
+    return wall_check(s, data)
+
+
+@njit(cache=True)
+def wall_check(s, data):
+    """0, or the first broken invariant of the scenario's own (``GW_INVARIANTS``)."""
     n = s[S.NP]
     n_walls = data[D_W + W_N_WALLS]
     n_hex = data[G_N_HEX]
@@ -209,13 +227,19 @@ def checked_kernel(
     before = np.zeros(G.GW_STATE_LEN, np.int32)
     buf = np.zeros(G.GW_MAX_ACTIONS, np.int32)
     legal = np.zeros(G.GW_MAX_ACTIONS, np.int32)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    seats = np.zeros(S.MAX_PLAYERS, np.int64)
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # board_recount of a's board
+    flags = np.zeros(3, np.int64)
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        code = state_check(a, data)
+        seats[:] = 1
+        base_inv.board_recount(a, data, seats, lengths, flags, listed)
+        code = ledger_check(a, data, lengths, flags)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0
         while err == 0 and not is_over(a):
@@ -249,7 +273,8 @@ def checked_kernel(
             if err == 0:
                 code = transition_check(a, b, data)
                 if code == 0:
-                    code = state_check(b, data)
+                    base_inv.recount_after(a, b, data, seats, lengths, flags, listed)
+                    code = ledger_check(b, data, lengths, flags)
                 if code != 0:
                     err = GAME_BASE + code
             a, b = b, a

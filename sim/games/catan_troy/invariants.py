@@ -10,7 +10,9 @@ from the deck; the trading ratios follow the ships, the Sea People and the harbo
 People on a sea hex in play and no robber; the markers within the track; a donation within its
 limits; a VP-target end with the active player at the target (track VP included), an
 event-track end with a marker at its end. ``transition_check`` adds: ships never leave the sea
-and a marker never moves back. ``checked`` is the compiled checked loop (sim/core/check.py).
+and a marker never moves back. ``checked`` is the compiled checked loop (sim/core/check.py); it
+keeps the base game's costly board recount until a step changes the board, as the base loop
+does (its ``ledger_check`` is ``state_check`` given that recount).
 """
 
 import numpy as np
@@ -21,6 +23,8 @@ from sim.core.rng import seed_streams
 from sim.core.split_compile import checked_halves, prepare
 from sim.games.catan import state as S
 from sim.games.catan.invariants import INVARIANTS as BASE_INVARIANTS
+from sim.games.catan.invariants import board_recount, recount_after
+from sim.games.catan.invariants import ledger_check as base_ledger_check
 from sim.games.catan.invariants import state_check as base_state_check
 from sim.games.catan.invariants import transition_check as base_transition_check
 from sim.games.catan.params import G_VP_TARGET
@@ -166,6 +170,25 @@ def state_check(s, data):
     code = base_state_check(view, data)
     if code != OK:
         return code
+    return troy_check(s, data)
+
+
+@njit(cache=True)
+def ledger_check(s, data, lengths, flags):
+    """``state_check`` given the base game's ``board_recount`` of ``s``'s board (kept by the
+    checked loop until the board changes: sim/games/catan/invariants.py; the view has the
+    same board)."""
+    view = np.empty(s.shape[0], np.int32)
+    _base_view(s, view)
+    code = base_ledger_check(view, data, lengths, flags)
+    if code != OK:
+        return code
+    return troy_check(s, data)
+
+
+@njit(cache=True)
+def troy_check(s, data):
+    """0, or the first broken invariant of the scenario's own (after the base game's)."""
     n = s[S.NP]
     # the support row
     total = 0
@@ -277,13 +300,19 @@ def checked_kernel(
     before = np.zeros(T.STATE_LEN, np.int32)
     buf = np.zeros(T.MAX_ACTIONS, np.int32)
     legal = np.zeros(T.MAX_ACTIONS, np.int32)
+    listed = np.zeros(S.MAX_ACTIONS, np.int32)
+    seats = np.zeros(S.MAX_PLAYERS, np.int64)
+    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # board_recount of a's board
+    flags = np.zeros(3, np.int64)
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        code = state_check(a, data)
+        seats[:] = 1
+        board_recount(a, data, seats, lengths, flags, listed)
+        code = ledger_check(a, data, lengths, flags)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0
         while err == 0 and not is_over(a):
@@ -317,7 +346,8 @@ def checked_kernel(
             if err == 0:
                 code = transition_check(a, b, data)
                 if code == 0:
-                    code = state_check(b, data)
+                    recount_after(a, b, data, seats, lengths, flags, listed)
+                    code = ledger_check(b, data, lengths, flags)
                 if code != 0:
                     err = GAME_BASE + code
             a, b = b, a
