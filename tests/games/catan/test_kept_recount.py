@@ -22,4 +22,3 @@ def test_a_corrupted_road_length_is_caught_at_its_step(game, cell, delta):
     for at in STEPS:
         report = check_games(setup, 1, seed=SEED, corrupt=(0, at, cell, delta))
         assert report.first() == (SEED, at, "road length counter right"), at
-
