@@ -3,6 +3,10 @@
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported on first use (below); named here for readers and the manual
+    from reports.report import ReportError, make_report
 
 
 def _matplotlib_config_dir() -> None:
@@ -24,6 +28,15 @@ def _matplotlib_config_dir() -> None:
 
 _matplotlib_config_dir()
 
-from reports.report import ReportError, make_report  # noqa: E402
-
 __all__ = ["ReportError", "make_report"]
+
+
+def __getattr__(name: str):
+    """``make_report`` and ``ReportError`` on first use: reports.report imports matplotlib,
+    seaborn, scipy and pandas (1.3 s), which the ``menhir`` commands that write no report
+    (``run``, ``check``, ``play``: every worker and every command a script starts) never need."""
+    if name in __all__:
+        from reports import report
+
+        return getattr(report, name)
+    raise AttributeError(f"module 'reports' has no attribute {name!r}")

@@ -338,7 +338,7 @@ def test_ctrl_c_while_the_commands_import_is_one_line():
         "import sys\n"
         "class Interrupt:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'polars':\n"
+        "        if name == 'numpy':\n"
         "            raise KeyboardInterrupt\n"
         "sys.meta_path.insert(0, Interrupt())\n"
         "from sim.core.entry import main\n"
