@@ -356,9 +356,9 @@ LEVERS: tuple[tuple[Param, str], ...] = (
             "map_pool",
             0,
             100_000,
-            "generated maps: each game plays one of this many maps, built once per variant "
-            "(map k from seed k), chosen by the game's seed; 0: every game builds its own map "
-            "(a few hundred games/s)",
+            "generated maps: each game plays one of this many maps, each built once per variant "
+            "when a game first plays it (map k from seed k), chosen by the game's seed; 0: every "
+            "game builds its own map (a few hundred games/s)",
         ),
         "map.pool",
     ),

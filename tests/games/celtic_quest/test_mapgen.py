@@ -354,3 +354,19 @@ def test_a_broken_catalogue_is_a_one_line_error(change, fragment):
     with pytest.raises(DataFileError) as err:
         parse_catalogue(raw)
     assert fragment in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_pool_builds_only_the_maps_its_games_play_and_the_same_data():
+    """A variant's pool of generated maps is filled as games need its maps (map k from seed k):
+    a short run builds only its games' maps, and each is the map a full build gives."""
+    from sim.core.registry import make_setup
+    from sim.games.celtic_quest import play
+
+    setup = make_setup("celtic_quest", 3, {"map_pool": 64}, "random")
+    seeds = [5, 69, 12]  # 69 plays map 5 again
+    datas = [play.game_data(setup, s) for s in seeds]
+    pool = play._pool(setup)
+    assert sorted(pool) == [5, 12]
+    assert datas[0] is datas[1]
+    for k in (5, 12):
+        assert np.array_equal(pool[k], play._compile(setup, play.map_graph(setup, k)))
