@@ -169,7 +169,7 @@ def test_a_signal_ends_a_balance_and_its_workers_with_one_line(signum, tmp_path)
 
     import psutil
 
-    slow = BALANCE | {"params": {"delay_ms": 20.0}}
+    slow = BALANCE | {"params": {"delay_ms": 4.0}}  # a trial of 1,000 games: 2 s on 2 jobs
     slow["balance"] = BALANCE["balance"] | {"budget_games": 400_000, "max_trials": 40}
     config = tmp_path / "slow.toml"
     from tests.test_docs import dump_toml
