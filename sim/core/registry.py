@@ -100,6 +100,9 @@ class GameDecl:
     tiebreak: tuple[str, ...] = ()
     default_bot: str = "greedy"
     warmup: Callable[[], None] | None = None
+    # builds what a setup's games read before any is played (Celtic Quest's map pool, else
+    # built as games need it): ``menhir bench`` calls it so its timing holds only the games
+    prepare: Callable[[Any], None] | None = None
     data: GameData | None = None
     decision_kinds: tuple[str, ...] = ()  # counted per seat as act_<kind> players columns
     # end reasons after which nobody wins (every win 0: a collective defeat), not a tie

@@ -38,6 +38,12 @@ def _warmup() -> None:
         _play(make_setup("celtic_quest", 4, {}, bots), np.array([1], np.uint64))
 
 
+def _prepare(setup) -> None:
+    from sim.games.celtic_quest.play import build_pool
+
+    build_pool(setup)
+
+
 def _bots():
     from strategies.celtic_trader.decl import GREEDY_DECL, QUEST_SEARCH_DECL, RANDOM_DECL
 
@@ -66,6 +72,7 @@ GAME = GameDecl(
     tiebreak=("tiebreak_quests",),
     default_bot="greedy",
     warmup=_warmup,
+    prepare=_prepare,
     data=GAME_DATA,
     decision_kinds=DECISION_KINDS,
 )

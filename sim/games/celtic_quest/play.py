@@ -98,6 +98,13 @@ def game_data(setup, seed: int) -> np.ndarray:
     return _compile(setup, game_graph(setup, seed))
 
 
+def build_pool(setup) -> None:
+    """Build every map of the variant's pool now (``menhir bench``: before its timing)."""
+    if setup.params["map_mode"] == "generated":
+        for k in range(setup.params["map_pool"]):
+            game_data(setup, k)
+
+
 def chunk_data(setup, seeds):
     """``(first, stop, data)`` runs of a chunk's games that share their data (the whole chunk
     on the fixed map, else one game at a time)."""

@@ -370,3 +370,22 @@ def test_a_pool_builds_only_the_maps_its_games_play_and_the_same_data():
     assert datas[0] is datas[1]
     for k in (5, 12):
         assert np.array_equal(pool[k], play._compile(setup, play.map_graph(setup, k)))
+
+
+def test_bench_builds_the_whole_pool_before_its_timing(monkeypatch):
+    """``menhir bench`` times games, not map building: its warm-up builds the pool first."""
+    from sim.core import bench
+    from sim.core.registry import make_setup
+    from sim.games.celtic_quest import play
+
+    setup = make_setup("celtic_quest", 2, {"map_pool": 40}, "random")
+    seen = []
+    real = bench.play_batch
+
+    def batch(s, seeds, root_seed):
+        seen.append(len(play._pool(s)))
+        return real(s, seeds, root_seed=root_seed)
+
+    monkeypatch.setattr(bench, "play_batch", batch)
+    bench.games_per_second(setup, 0.01)
+    assert seen[0] < 40 and seen[1:] and all(n == 40 for n in seen[1:]), seen
