@@ -87,10 +87,8 @@ K = G.MAX_NUMERALS
 @njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
-    code = base_inv.state_check(s, data)
-    if code != OK:
-        return code
-    return wall_check(s, data)
+    lengths, flags = base_inv.fresh_recount(s, data)
+    return ledger_check(s, data, lengths, flags)
 
 
 @njit(cache=True)
@@ -229,16 +227,13 @@ def checked_kernel(
     legal = np.zeros(G.GW_MAX_ACTIONS, np.int32)
     listed = np.zeros(S.MAX_ACTIONS, np.int32)
     seats = np.zeros(S.MAX_PLAYERS, np.int64)
-    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # board_recount of a's board
-    flags = np.zeros(3, np.int64)
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        seats[:] = 1
-        base_inv.board_recount(a, data, seats, lengths, flags, listed)
+        lengths, flags = base_inv.fresh_recount(a, data)  # board_recount of a's board, kept
         code = ledger_check(a, data, lengths, flags)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0

@@ -23,9 +23,8 @@ from sim.core.rng import seed_streams
 from sim.core.split_compile import checked_halves, prepare
 from sim.games.catan import state as S
 from sim.games.catan.invariants import INVARIANTS as BASE_INVARIANTS
-from sim.games.catan.invariants import board_recount, recount_after
+from sim.games.catan.invariants import fresh_recount, recount_after
 from sim.games.catan.invariants import ledger_check as base_ledger_check
-from sim.games.catan.invariants import state_check as base_state_check
 from sim.games.catan.invariants import transition_check as base_transition_check
 from sim.games.catan.params import G_VP_TARGET
 from sim.games.catan_troy import state as T
@@ -165,12 +164,8 @@ def _reaches_coast(s, data, p, start):
 @njit(cache=True)
 def state_check(s, data):
     """0, or the number (1-based, ``INVARIANTS``) of the first invariant ``s`` breaks."""
-    view = np.empty(s.shape[0], np.int32)
-    _base_view(s, view)
-    code = base_state_check(view, data)
-    if code != OK:
-        return code
-    return troy_check(s, data)
+    lengths, flags = fresh_recount(s, data)  # the view has the same board
+    return ledger_check(s, data, lengths, flags)
 
 
 @njit(cache=True)
@@ -302,16 +297,13 @@ def checked_kernel(
     legal = np.zeros(T.MAX_ACTIONS, np.int32)
     listed = np.zeros(S.MAX_ACTIONS, np.int32)
     seats = np.zeros(S.MAX_PLAYERS, np.int64)
-    lengths = np.zeros(S.MAX_PLAYERS, np.int64)  # board_recount of a's board
-    flags = np.zeros(3, np.int64)
     n_game = len(INVARIANTS)
     for g in range(seeds.shape[0]):
         seed_streams(streams, seeds[g])
         init_state(data, n_players, streams[0], a)
         for k in range(1, n_game + 1):
             counts[GAME_BASE + k, 0] += 1
-        seats[:] = 1
-        board_recount(a, data, seats, lengths, flags, listed)
+        lengths, flags = fresh_recount(a, data)  # board_recount of a's board, kept
         code = ledger_check(a, data, lengths, flags)
         err = 0 if code == 0 else GAME_BASE + code
         steps = 0
